@@ -1,0 +1,228 @@
+/**
+ * The ingest pipeline: dump files -> validated, normalised, embedded parts -> a new index version.
+ *
+ *   read lines (plain or gzip, streamed) -> JSON.parse -> ajv (dump schema) -> normalise
+ *     -> batch -> embed (when a model is loaded) -> engine loader (retries inside) -> finish
+ *
+ * Guarantees: memory stays flat with file size (at most two batches in flight); every record that
+ * does not go in as written is in the report; the live version changes only when the new one holds
+ * exactly the parts that were accepted (count check), and the previous version is kept for
+ * rollback. Running the same dump twice yields the same index.
+ */
+import { CategoryTree } from '../src/catalog/categories.ts';
+import { dumpPartSchema } from '../src/catalog/dump-schema.ts';
+import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
+import type { ApprovedListData, CatalogMeta } from '../src/catalog/meta.ts';
+import { embeddingText, PartNormaliser } from '../src/catalog/normalise.ts';
+import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
+import type { Embedder } from '../src/embeddings/port.ts';
+import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
+import { ajv, describeErrors } from '../src/validation.ts';
+import {
+  IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile,
+  type ListsFileEntry,
+} from './catalog-files.ts';
+import { createProgress, type Progress } from './progress.ts';
+import { openLines } from './read-lines.ts';
+import { IngestReport } from './report.ts';
+
+export interface IngestOptions {
+  engine: SearchEngine;
+  /** null: lexical-only. */
+  embedder: Embedder | null;
+  parts: string[];
+  manufacturersFile?: string;
+  categoriesFile?: string;
+  listsFile?: string;
+  reportFile: string;
+  batchSize?: number;
+  progress?: Progress;
+}
+
+export interface IngestSummary {
+  read: number;
+  /** Parts in the new live version. */
+  indexed: number;
+  rejected: number;
+  duplicates: number;
+  failed: number;
+  unmatchedListMembers: number;
+  seconds: number;
+  partsPerSecond: number;
+  /** Seconds spent inside the embedding model (0 when lexical-only). */
+  embedSeconds: number;
+  embedded: boolean;
+  version: string;
+  reportFile: string | null;
+}
+
+const validatePart = ajv.compile(dumpPartSchema);
+
+export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const batchSize = o.batchSize ?? (o.embedder ? 256 : 2000);
+  const progress = o.progress ?? createProgress({ quiet: true });
+  const previous = await o.engine.meta();
+
+  const registry = o.manufacturersFile
+    ? ManufacturerRegistry.from(readManufacturersFile(o.manufacturersFile))
+    : ManufacturerRegistry.from(previous?.manufacturers ?? []);
+  const tree = o.categoriesFile
+    ? CategoryTree.fromFile(readCategoriesFile(o.categoriesFile))
+    : CategoryTree.fromData(previous?.categories ?? []);
+  const listEntries: ListsFileEntry[] | null = o.listsFile ? readListsFile(o.listsFile) : null;
+
+  // List memberships are attached to parts as they stream by.
+  const lists = listEntries
+    ? listEntries.map((l) => ({ entry: l, id: listIdFor(l), members: l.members.map((m) => ({ m, pid: memberPartId(registry, m) })) }))
+    : [];
+  const membership = new Map<number, string[]>();
+  for (const l of lists) for (const { pid } of l.members) membership.set(pid, [...(membership.get(pid) ?? []), l.id]);
+  // Lists kept from the previous snapshot when no lists file is given.
+  const keptLists = listEntries ? [] : (previous?.lists ?? []);
+  for (const l of keptLists) for (const pid of l.member_ids) membership.set(pid, [...(membership.get(pid) ?? []), l.list_id]);
+
+  const normaliser = new PartNormaliser(registry, tree, membership);
+  const report = new IngestReport(o.reportFile);
+  const loader: EngineLoader = await o.engine.beginLoad({ embeddingDims: o.embedder?.dims ?? null });
+  const written = new Set<number>();
+  const seen = new Set<number>();
+  let read = 0;
+  let embedMs = 0;
+  let bytes = 0;
+  let totalBytes = 0;
+  const inFlight: Promise<void>[] = [];
+  let writeChain: Promise<void> = Promise.resolve();
+
+  const state = () => ({ read, indexed: written.size, rejected: report.counts.rejected, bytes, totalBytes });
+
+  async function processBatch(batch: PartRecord[]): Promise<void> {
+    let vectors: (Float32Array | null)[] = batch.map(() => null);
+    if (o.embedder) {
+      const t0 = performance.now();
+      vectors = await o.embedder.embed(batch.map(embeddingText));
+      embedMs += performance.now() - t0;
+    }
+    const items: IndexedPart[] = batch.map((record, i) => ({ record, embedding: vectors[i] ?? null }));
+    // Writes stay in order (a later duplicate must land after the earlier record).
+    writeChain = writeChain.then(async () => {
+      const failures = await loader.write(items);
+      const failedIds = new Set(failures.map((f) => f.id));
+      for (const f of failures) report.add({ kind: 'failed', reason: f.reason, record: { id: f.id, mpn: f.mpn, manufacturer: f.manufacturer } });
+      for (const it of items) if (!failedIds.has(it.record.id)) written.add(it.record.id);
+      progress.update(state());
+    });
+    await writeChain;
+  }
+
+  async function flush(batch: PartRecord[]): Promise<void> {
+    const task = processBatch(batch);
+    task.catch(() => undefined); // observed below; avoids an unhandled rejection while queued
+    inFlight.push(task);
+    if (inFlight.length >= 2) await inFlight.shift();
+  }
+
+  try {
+    for (const file of o.parts) {
+      let source;
+      try {
+        source = await openLines(file);
+      } catch (e) {
+        throw new IngestInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      const bytesBefore = bytes;
+      totalBytes += source.size;
+      let batch: PartRecord[] = [];
+      for await (const { n, text } of source.lines) {
+        if (text.trim() === '') continue;
+        read++;
+        bytes = bytesBefore + source.bytesRead();
+        let raw: unknown;
+        try {
+          raw = JSON.parse(text);
+        } catch (e) {
+          report.add({ kind: 'rejected', file, line: n, reason: `invalid JSON: ${(e as Error).message}`, record: text.slice(0, 10_000) });
+          continue;
+        }
+        if (!validatePart(raw)) {
+          const errors = describeErrors(validatePart.errors);
+          report.add({ kind: 'rejected', file, line: n, reason: errors[0] ?? 'invalid record', errors, record: raw });
+          continue;
+        }
+        const record = normaliser.normalise(raw as DumpPart);
+        if (seen.has(record.id)) {
+          report.add({ kind: 'duplicate', file, line: n, reason: `same manufacturer and MPN as an earlier record (${record.manufacturer.name} ${record.mpn}); this later record replaces it`, record: raw });
+        }
+        seen.add(record.id);
+        batch.push(record);
+        if (batch.length >= batchSize) {
+          await flush(batch);
+          batch = [];
+        }
+        if ((read & 1023) === 0) progress.update(state());
+      }
+      if (batch.length) await flush(batch);
+      bytes = bytesBefore + source.size;
+    }
+    await Promise.all(inFlight);
+    await writeChain;
+    progress.update({ ...state(), bytes: totalBytes });
+    progress.done();
+
+    if (written.size === 0) throw new IngestInputError('nothing was indexed: every record was rejected or the files were empty');
+
+    tree.setCounts(await loader.countsBy('category'));
+    const mfrCounts = await loader.countsBy('manufacturer');
+    for (const m of registry.all()) m.part_count = mfrCounts.get(m.slug) ?? 0;
+    const now = new Date().toISOString();
+    const listData: ApprovedListData[] = lists.map(({ entry, id, members }) => {
+      const matched = members.filter(({ pid }) => written.has(pid));
+      const unmatched = members.filter(({ pid }) => !written.has(pid)).map(({ m }) => m);
+      for (const m of unmatched) report.add({ kind: 'unmatched_list_member', reason: `member of list "${entry.name}" matches no part`, record: m });
+      return {
+        list_id: id,
+        name: entry.name,
+        kind: entry.kind,
+        slug: entry.kind === 'curated' ? (entry.slug ?? null) : null,
+        description: entry.description ?? null,
+        account: entry.kind === 'user' ? (entry.account ?? null) : null,
+        member_ids: [...new Set(matched.map(({ pid }) => pid))],
+        member_count: new Set(matched.map(({ pid }) => pid)).size,
+        unmatched,
+        updated_at: now,
+      };
+    });
+    const meta: CatalogMeta = {
+      version: loader.version,
+      created_at: now,
+      parts: written.size,
+      embedding: { model: o.embedder?.model ?? null, dims: o.embedder?.dims ?? null },
+      categories: tree.toJSON(),
+      manufacturers: registry.toJSON(),
+      lists: [...listData, ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length }))],
+    };
+    const { version, count } = await loader.finish(meta, written.size);
+    await report.close();
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      read,
+      indexed: count,
+      rejected: report.counts.rejected,
+      duplicates: report.counts.duplicate,
+      failed: report.counts.failed,
+      unmatchedListMembers: report.counts.unmatched_list_member,
+      seconds,
+      partsPerSecond: read / seconds,
+      embedSeconds: embedMs / 1000,
+      embedded: o.embedder !== null,
+      version,
+      reportFile: report.written ? report.file : null,
+    };
+  } catch (e) {
+    progress.done();
+    await Promise.allSettled(inFlight);
+    await loader.abort().catch(() => undefined);
+    await report.close().catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,36 @@
+/** The catalogue snapshot stored beside each index version: taxonomy, manufacturers, lists, stats. */
+import type { CategoryData } from './categories.ts';
+import type { Manufacturer } from './manufacturers.ts';
+
+export interface ApprovedListData {
+  list_id: string;
+  name: string;
+  kind: 'user' | 'curated';
+  slug: string | null;
+  description: string | null;
+  /** Owning account for user lists. */
+  account: string | null;
+  /** Part ids of the members that matched a part. */
+  member_ids: number[];
+  member_count: number;
+  /** Members that matched no part, reported at import. */
+  unmatched: { mpn: string; manufacturer: string }[];
+  updated_at: string;
+}
+
+export interface EmbeddingInfo {
+  /** Model name (folder or hub id); null when the index is lexical-only. */
+  model: string | null;
+  dims: number | null;
+}
+
+export interface CatalogMeta {
+  /** Index version this snapshot belongs to. */
+  version: string;
+  created_at: string;
+  parts: number;
+  embedding: EmbeddingInfo;
+  categories: CategoryData[];
+  manufacturers: Manufacturer[];
+  lists: ApprovedListData[];
+}

@@ -1,0 +1,102 @@
+/**
+ * Dump record -> PartRecord: manufacturer resolution, identity and ids, slugs, category path,
+ * unit-aware specs, lifecycle status, offer roll-ups. Pure apart from growing the registry and tree
+ * with names they have not seen.
+ */
+import { stableId53 } from './ids.ts';
+import type { CategoryTree } from './categories.ts';
+import type { ManufacturerRegistry } from './manufacturers.ts';
+import { mpnSlug, normaliseMpn } from './mpn.ts';
+import type { DumpPart, DumpSpec, PartRecord, PartSpec } from './part.ts';
+import { normaliseStatus } from './status.ts';
+import { normaliseUnit, parseSpecValue } from './units.ts';
+
+const KNOWN_FIELDS = new Set([
+  'mpn', 'manufacturer', 'description', 'long_description', 'status', 'category', 'series', 'package', 'specs',
+  'images', 'documents', 'offers', 'aliases', 'source_id', 'attributes',
+]);
+
+/** Identity of a part: (manufacturer after alias resolution, normalised MPN). */
+export function partIdentity(manufacturerSlug: string, mpnNorm: string): string {
+  return `${manufacturerSlug}|${mpnNorm}`;
+}
+
+export function partId(manufacturerSlug: string, mpnNorm: string): number {
+  return stableId53(`part:${partIdentity(manufacturerSlug, mpnNorm)}`);
+}
+
+export function normaliseSpec(s: DumpSpec): PartSpec {
+  const value = s.value.trim();
+  if (typeof s.num === 'number' && Number.isFinite(s.num)) {
+    const unit = s.unit ? normaliseUnit(s.unit) : null;
+    return { name: s.name.trim(), value, num: s.num, min: s.num, max: s.num, unit };
+  }
+  const parsed = parseSpecValue(value, s.unit ? normaliseUnit(s.unit) : null);
+  if (!parsed) return { name: s.name.trim(), value, num: null, min: null, max: null, unit: null };
+  return { name: s.name.trim(), value, num: parsed.value, min: parsed.min, max: parsed.max, unit: parsed.unit };
+}
+
+export class PartNormaliser {
+  constructor(
+    private readonly manufacturers: ManufacturerRegistry,
+    private readonly categories: CategoryTree,
+    /** Part id -> lst_ ids of the lists the part is a member of. */
+    private readonly membership: ReadonlyMap<number, string[]> = new Map(),
+  ) {}
+
+  normalise(d: DumpPart): PartRecord {
+    const mfr = this.manufacturers.resolve(d.manufacturer);
+    const mpn = d.mpn.trim();
+    const mpnNorm = normaliseMpn(mpn);
+    const slugPart = mpnSlug(mpn);
+    const categorySlug = d.category?.length ? this.categories.resolvePath(d.category) : null;
+    const attributes: Record<string, unknown> = { ...(d.attributes ?? {}) };
+    for (const [k, v] of Object.entries(d)) if (!KNOWN_FIELDS.has(k) && !(k in attributes)) attributes[k] = v;
+    const offers = d.offers ?? [];
+    let stock = 0;
+    let minPrice: number | null = null;
+    for (const o of offers) {
+      stock += o.stock ?? 0;
+      if (o.currency?.toUpperCase() !== 'USD') continue;
+      for (const [, price] of o.price_breaks ?? []) if (price > 0 && (minPrice === null || price < minPrice)) minPrice = price;
+    }
+    const aliases = [...new Set((d.aliases ?? []).map((a) => a.trim()).filter((a) => a && a !== mpn))];
+    const id = partId(mfr.slug, mpnNorm);
+    return {
+      id,
+      mpn,
+      mpn_norm: mpnNorm,
+      mpn_slug: slugPart,
+      slug: `${mfr.slug}/${slugPart}`,
+      manufacturer: { id: mfr.id, name: mfr.name, slug: mfr.slug },
+      description: d.description.trim(),
+      long_description: d.long_description?.trim() || null,
+      status: normaliseStatus(d.status),
+      category: categorySlug ? this.categories.ref(categorySlug) : null,
+      series: d.series?.trim() || null,
+      package: d.package?.trim() || null,
+      specs: (d.specs ?? []).map(normaliseSpec),
+      images: (d.images ?? []).map((i) => ({ url: i.url, caption: i.caption ?? null })),
+      documents: (d.documents ?? []).map((x) => ({ name: x.name ?? '', type: x.type ?? 'document', url: x.url, text: x.text ?? null })),
+      offers,
+      aliases,
+      aliases_norm: [...new Set(aliases.map(normaliseMpn).filter((a) => a && a !== mpnNorm))],
+      source_id: d.source_id ?? null,
+      attributes,
+      lists: this.membership.get(id) ?? [],
+      stock,
+      min_price_usd: minPrice,
+    };
+  }
+}
+
+/** Text a part is embedded from: MPN, manufacturer, descriptions, category and key specs. */
+export function embeddingText(r: PartRecord): string {
+  const parts = [`${r.mpn} ${r.manufacturer.name}`, r.description];
+  if (r.category) parts.push(r.category.path.map((p) => p.name).join(' > '));
+  if (r.package) parts.push(`package ${r.package}`);
+  const specs = r.specs.slice(0, 10).map((s) => `${s.name} ${s.value}`);
+  if (specs.length) parts.push(specs.join(', '));
+  if (r.long_description) parts.push(r.long_description);
+  return parts.join('. ');
+}

@@ -1,0 +1,33 @@
+/** Part lifecycle values of SPEC.md ("Part lifecycle status") and their normalisation. */
+export const PART_STATUSES = ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown'] as const;
+export type PartStatus = (typeof PART_STATUSES)[number];
+
+const SYNONYMS: Record<string, PartStatus> = {
+  active: 'active',
+  inproduction: 'active',
+  production: 'active',
+  engineeringsample: 'engineering_sample',
+  preproduction: 'engineering_sample',
+  preview: 'engineering_sample',
+  sample: 'engineering_sample',
+  nrnd: 'nrnd',
+  notrecommendedfornewdesigns: 'nrnd',
+  notrecommended: 'nrnd',
+  ltb: 'ltb',
+  lasttimebuy: 'ltb',
+  obsolete: 'obsolete',
+  discontinued: 'obsolete',
+  eol: 'obsolete',
+  endoflife: 'obsolete',
+  unknown: 'unknown',
+};
+
+/** Case- and punctuation-insensitive; anything unrecognised (or absent) is "unknown". */
+export function normaliseStatus(raw: string | null | undefined): PartStatus {
+  if (raw == null) return 'unknown';
+  return SYNONYMS[raw.toLowerCase().replace(/[^a-z]/g, '')] ?? 'unknown';
+}
+
+export function isPartStatus(v: string): v is PartStatus {
+  return (PART_STATUSES as readonly string[]).includes(v);
+}

@@ -1,0 +1,81 @@
+/** `partsearch ingest`: a dump into a new index version, or --rollback to the previous one. */
+import path from 'node:path';
+import { loadConfig, loadDotEnv } from '../config.ts';
+import { closeServices, createServices } from '../composition.ts';
+import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
+import { createProgress } from '../../ingest/progress.ts';
+import { UsageError, type Command } from './args.ts';
+
+export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = process.stderr): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  out.write(
+    `ingest: read ${n(s.read)}, indexed ${n(s.indexed)}, rejected ${n(s.rejected)}, duplicates ${n(s.duplicates)}, failed ${n(s.failed)}` +
+      `${s.unmatchedListMembers ? `, unmatched list members ${n(s.unmatchedListMembers)}` : ''}; ` +
+      `${s.seconds.toFixed(1)} s, ${n(Math.round(s.partsPerSecond))} parts/s; ` +
+      `${s.embedded ? `embeddings ${s.embedSeconds.toFixed(1)} s` : 'lexical-only (no embeddings)'}; live version ${s.version}\n`,
+  );
+  if (s.reportFile) out.write(`ingest: report of records not indexed as written: ${s.reportFile}\n`);
+}
+
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'Index catalogue dumps (JSON Lines, plain or .gz) into a new version, or roll back',
+  usage: `partsearch ingest --parts FILE [--parts FILE ...] [--manufacturers FILE] [--categories FILE] [--lists FILE]
+                  [--report FILE] [--no-embeddings] [--batch-size N] [--json]
+partsearch ingest --rollback
+
+Builds a new index version from the dump (the dump is the whole catalogue), checks its count and
+makes it live atomically; the previous version is kept for --rollback. Records that fail validation,
+duplicates and engine refusals are written to the report (default: <data dir>/reports/ingest-<time>.jsonl).
+Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file cannot be read; 2 on usage errors.`,
+  options: {
+    parts: { type: 'string', multiple: true },
+    manufacturers: { type: 'string' },
+    categories: { type: 'string' },
+    lists: { type: 'string' },
+    report: { type: 'string' },
+    'no-embeddings': { type: 'boolean' },
+    'batch-size': { type: 'string' },
+    rollback: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run(v) {
+    loadDotEnv();
+    const config = loadConfig();
+    if (v.rollback) {
+      const s = await createServices(config, { embedder: false });
+      try {
+        const r = await s.engine.rollback();
+        process.stderr.write(`ingest: rolled back from ${r.from} to ${r.to}\n`);
+        return 0;
+      } finally {
+        await closeServices(s);
+      }
+    }
+    const parts = (v.parts as string[] | undefined) ?? [];
+    if (parts.length === 0) throw new UsageError('--parts FILE is required (or --rollback)');
+    const batchSize = v['batch-size'] ? Number(v['batch-size']) : undefined;
+    if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive whole number');
+    const s = await createServices(config, { embedder: !v['no-embeddings'] });
+    try {
+      if (!v['no-embeddings']) process.stderr.write(`ingest: ${s.embedderMessage}\n`);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const summary = await runIngest({
+        engine: s.engine,
+        embedder: s.embedder,
+        parts: parts.map((p) => path.resolve(p)),
+        manufacturersFile: v.manufacturers as string | undefined,
+        categoriesFile: v.categories as string | undefined,
+        listsFile: v.lists as string | undefined,
+        reportFile: (v.report as string | undefined) ?? path.join(config.dataDir, 'reports', `ingest-${stamp}.jsonl`),
+        batchSize,
+        progress: createProgress(),
+      });
+      printSummary(summary);
+      if (v.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+      return 0;
+    } finally {
+      await closeServices(s);
+    }
+  },
+};

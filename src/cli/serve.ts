@@ -1,0 +1,93 @@
+/** `partsearch serve` and `partsearch start`: the API over the configured data dir. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { loadConfig, loadDotEnv, type Config } from '../config.ts';
+import { closeServices, createServices } from '../composition.ts';
+import { createApp } from '../http/app.ts';
+import type { AppServices } from '../http/services.ts';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { createProgress } from '../../ingest/progress.ts';
+import type { Command } from './args.ts';
+import { printSummary } from './ingest.ts';
+
+export async function listen(s: AppServices): Promise<Server> {
+  const app = createApp(s);
+  return await new Promise<Server>((resolve, reject) => {
+    const server = app.listen(s.config.port, s.config.host, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+async function serveUntilSignal(s: AppServices): Promise<number> {
+  const server = await listen(s);
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
+  const info = await s.engine.info();
+  s.log.info('partsearch ready', {
+    url: `http://${s.config.host}:${port}`,
+    engine: info.kind,
+    index_version: info.version,
+    parts: info.parts,
+    search: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
+    embeddings: s.embedderMessage,
+  });
+  if (!s.embedder || !info.vectors) s.log.warn(`search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  s.log.info('shutting down');
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await closeServices(s);
+  return 0;
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the API over the configured data dir exactly as it is',
+  usage: 'partsearch serve [--port N] [--host H]\n\nConfiguration comes from the environment (.env.example lists every variable).',
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  async run(v) {
+    loadDotEnv();
+    const config = loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
+    return serveUntilSignal(await createServices(config));
+  },
+};
+
+/** Loads the project's generated sample catalogue when the store is empty. */
+export async function ensureSample(s: AppServices, config: Config): Promise<void> {
+  const info = await s.engine.info();
+  if (info.parts > 0) return;
+  const { writeSampleCatalogue } = await import('../sample/generate.ts');
+  const dir = path.join(config.dataDir, 'sample');
+  fs.mkdirSync(dir, { recursive: true });
+  const files = await writeSampleCatalogue(dir);
+  s.log.info('empty store: loading the sample catalogue', { dir, parts: files.parts });
+  const summary = await runIngest({
+    engine: s.engine,
+    embedder: s.embedder,
+    parts: [files.partsFile],
+    manufacturersFile: files.manufacturersFile,
+    categoriesFile: files.categoriesFile,
+    listsFile: files.listsFile,
+    reportFile: path.join(config.dataDir, 'reports', 'sample-ingest.jsonl'),
+    progress: createProgress(),
+  });
+  printSummary(summary);
+}
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'Load the sample catalogue when the store is empty, then serve (what npm start runs)',
+  usage: 'partsearch start [--port N] [--host H]',
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  async run(v) {
+    loadDotEnv();
+    const config = loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
+    const s = await createServices(config);
+    await ensureSample(s, config);
+    return serveUntilSignal(s);
+  },
+};

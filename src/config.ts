@@ -1,0 +1,133 @@
+/**
+ * Configuration: read once from the environment (and an optional `.env` file), validated, typed and
+ * frozen. A bad value stops start-up with a message naming the variable. Every key is documented in
+ * `.env.example`; this file is the single source of defaults.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type EngineKind = 'sqlite' | 'opensearch';
+
+export interface Config {
+  /** HTTP port of the API. */
+  readonly port: number;
+  /** Interface the API binds to. */
+  readonly host: string;
+  /** Folder for the SQLite database, rejects reports and the generated sample catalogue. */
+  readonly dataDir: string;
+  /** Search engine behind the engine port. */
+  readonly engine: EngineKind;
+  /** OpenSearch base URL (used when engine=opensearch, and by the OpenSearch test suites). */
+  readonly opensearchUrl: string | null;
+  /** Prefix of every OpenSearch index and alias this service owns. */
+  readonly opensearchIndexPrefix: string;
+  /** Redis URL; when set, accounts, throttle and jobs live in Redis. */
+  readonly redisUrl: string | null;
+  /** Folder with an ONNX sentence-embedding model and its tokenizer (transformers.js layout). */
+  readonly embeddingModelDir: string | null;
+  /** Hub model id tried when no folder is configured (only when the hub is reachable). */
+  readonly embeddingModelId: string | null;
+  /** Texts per embedding batch. */
+  readonly embeddingBatchSize: number;
+  /** Log level. */
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const v = str(env, name);
+  if (v === null) return def;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a whole number, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], def: T): T {
+  const v = str(env, name);
+  if (v === null) return def;
+  const lower = v.toLowerCase() as T;
+  if (!values.includes(lower)) throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${v}"`);
+  return lower;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${v}"`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+/** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
+export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
+
+export function loadConfig(env: Env = process.env): Config {
+  const engine = oneOf(env, 'SEARCH_ENGINE', ['sqlite', 'opensearch'] as const, 'sqlite');
+  const opensearchUrl = url(env, 'OPENSEARCH_URL', ['http:', 'https:']);
+  if (engine === 'opensearch' && opensearchUrl === null) {
+    throw new ConfigError('OPENSEARCH_URL', 'is required when SEARCH_ENGINE=opensearch');
+  }
+  const modelDir = str(env, 'EMBEDDING_MODEL_DIR');
+  let embeddingModelDir: string | null;
+  if (modelDir === null) embeddingModelDir = fs.existsSync(DEFAULT_MODEL_DIR) ? DEFAULT_MODEL_DIR : null;
+  else if (modelDir.toLowerCase() === 'none') embeddingModelDir = null;
+  else {
+    embeddingModelDir = path.resolve(modelDir);
+    if (!fs.existsSync(embeddingModelDir)) {
+      throw new ConfigError('EMBEDDING_MODEL_DIR', `names a folder that does not exist: ${embeddingModelDir}`);
+    }
+  }
+  const prefix = str(env, 'OPENSEARCH_INDEX_PREFIX') ?? 'partsearch';
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(prefix)) {
+    throw new ConfigError('OPENSEARCH_INDEX_PREFIX', `must be lower-case letters, digits, - or _, got "${prefix}"`);
+  }
+  const hubId = str(env, 'EMBEDDING_MODEL_ID');
+  return Object.freeze({
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(str(env, 'PARTSEARCH_DATA_DIR') ?? './data'),
+    engine,
+    opensearchUrl,
+    opensearchIndexPrefix: prefix,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    embeddingModelDir,
+    embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
+    embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+  });
+}
+
+/** Loads `.env` from the working directory into process.env (variables already set win). */
+export function loadDotEnv(file = path.resolve('.env')): void {
+  if (!fs.existsSync(file)) return;
+  for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    const [, key, raw] = m as unknown as [string, string, string];
+    if (process.env[key] === undefined) process.env[key] = raw.replace(/^(['"])(.*)\1$/, '$2');
+  }
+}

@@ -1,0 +1,25 @@
+/** Chooses the embedder from configuration; without a model the service runs lexical-only. */
+import type { Config } from '../config.ts';
+import type { EmbedderStatus } from './port.ts';
+import { createTransformersEmbedder } from './transformers.ts';
+
+export async function loadEmbedder(config: Pick<Config, 'embeddingModelDir' | 'embeddingModelId' | 'embeddingBatchSize'>): Promise<EmbedderStatus> {
+  if (!config.embeddingModelDir && !config.embeddingModelId) {
+    return {
+      embedder: null,
+      message:
+        'no embedding model configured (EMBEDDING_MODEL_DIR unset and models/all-MiniLM-L6-v2 absent): lexical-only search; run scripts/fetch-model.sh to enable semantic search',
+    };
+  }
+  try {
+    const embedder = await createTransformersEmbedder({
+      dir: config.embeddingModelDir,
+      modelId: config.embeddingModelId,
+      batchSize: config.embeddingBatchSize,
+    });
+    return { embedder, message: `embedding model ${embedder.model} loaded (${embedder.dims} dims): hybrid search` };
+  } catch (e) {
+    const where = config.embeddingModelDir ?? config.embeddingModelId;
+    return { embedder: null, message: `embedding model ${where} could not be loaded (${(e as Error).message}): lexical-only search` };
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The search-engine port. Two adapters implement it (src/engines/sqlite, src/engines/opensearch) and
+ * one contract suite (test/contract/engine.contract.ts) proves them equal. Everything above this
+ * file (ingest, search planning, HTTP) talks to engines only through it.
+ *
+ * Index versions: a load builds a new version beside the live one; `finish` checks the count and
+ * makes it live atomically (SQLite: one transaction on the meta table; OpenSearch: one alias swap).
+ * The previous version is kept so `rollback` can make it live again.
+ */
+import type { CatalogMeta } from '../catalog/meta.ts';
+import type { IndexedPart, PartRecord } from '../catalog/part.ts';
+import type { PartStatus } from '../catalog/status.ts';
+
+/** A numeric bound set in SI units. A part matches when its [min, max] lies within the bounds. */
+export interface NumericRange {
+  gte?: number;
+  lte?: number;
+  gt?: number;
+  lt?: number;
+}
+
+export type SpecFilter =
+  | { name: string; values: string[] }
+  | { name: string; range: NumericRange };
+
+/** Hard constraints, ANDed. Absent members do not constrain. */
+export interface EngineFilters {
+  status?: PartStatus[];
+  /** Category slugs, subtree-inclusive; a part matches when under any of them. */
+  categories?: string[];
+  excludeCategories?: string[];
+  /** Manufacturer slugs. */
+  manufacturers?: string[];
+  /** lst_ ids: union. */
+  lists?: string[];
+  specs?: SpecFilter[];
+  inStock?: boolean;
+  maxPriceUsd?: number;
+}
+
+export interface ScoredId {
+  id: number;
+  score: number;
+}
+
+export interface TextSearchRequest {
+  /** Free text for BM25 over the part's text fields; null/empty: every part matching the filters. */
+  text: string | null;
+  filters: EngineFilters;
+  limit: number;
+  offset: number;
+}
+
+export interface TextSearchResult {
+  /** Number of parts matching text and filters (exact). */
+  total: number;
+  /** Best first; BM25-like scores, higher is better. */
+  hits: ScoredId[];
+}
+
+export type MpnMode = 'exact' | 'prefix' | 'infix' | 'fuzzy';
+
+export interface MpnLookupRequest {
+  /** Normalised MPN key (normaliseMpn). */
+  key: string;
+  mode: MpnMode;
+  limit: number;
+  /** Also match alternate MPNs (aliases). Default true for exact and prefix. */
+  aliases?: boolean;
+  filters?: EngineFilters;
+}
+
+export interface MpnHit {
+  id: number;
+  /** The key that matched: the part's MPN key or one of its alias keys. */
+  matched: string;
+  /** Whether the match was on an alias. */
+  alias: boolean;
+}
+
+export interface FacetRequest {
+  text: string | null;
+  filters: EngineFilters;
+  /** Spec names whose value buckets and numeric min/max are wanted. */
+  specValues?: string[];
+  /** Bucket count for value lists. */
+  size?: number;
+}
+
+export interface SpecValueFacet {
+  values: { value: string; count: number }[];
+  /** Numeric extent over the set, in SI; null when no part has a number for this spec. */
+  min: number | null;
+  max: number | null;
+  unit: string | null;
+}
+
+export interface FacetResult {
+  total: number;
+  /** Spec name -> number of parts in the whole set that have it. */
+  specNames: Record<string, number>;
+  specValues: Record<string, SpecValueFacet>;
+  manufacturers: { slug: string; count: number }[];
+  categories: { slug: string; count: number }[];
+}
+
+export interface WriteFailure {
+  id: number;
+  mpn: string;
+  manufacturer: string;
+  reason: string;
+}
+
+export interface EngineLoader {
+  /** Writes a batch (upsert by id); transient failures are retried inside, permanent ones returned. */
+  write(parts: readonly IndexedPart[]): Promise<WriteFailure[]>;
+  /** Parts per category slug or manufacturer slug in the version being loaded. */
+  countsBy(field: 'category' | 'manufacturer'): Promise<Map<string, number>>;
+  /** Verifies `expected` parts are present, stores `meta`, and makes the version live. */
+  finish(meta: CatalogMeta, expected: number): Promise<{ version: string; count: number }>;
+  /** Drops the version being loaded; the live one is untouched. */
+  abort(): Promise<void>;
+  readonly version: string;
+}
+
+export interface EngineInfo {
+  kind: 'sqlite' | 'opensearch';
+  version: string | null;
+  previous: string | null;
+  parts: number;
+  vectors: boolean;
+}
+
+export interface SearchEngine {
+  readonly kind: 'sqlite' | 'opensearch';
+  /** Connects and creates what must exist; safe to call more than once. */
+  init(): Promise<void>;
+  info(): Promise<EngineInfo>;
+  /** The live version's catalogue snapshot, or null when nothing has been loaded. */
+  meta(): Promise<CatalogMeta | null>;
+  /** Replaces the stored snapshot of the live version (list edits and the like). */
+  saveMeta(meta: CatalogMeta): Promise<void>;
+
+  mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]>;
+  textSearch(req: TextSearchRequest): Promise<TextSearchResult>;
+  /** Nearest neighbours by cosine similarity (score in [-1, 1]), filters applied before ranking. */
+  knn(vector: Float32Array, k: number, filters: EngineFilters): Promise<ScoredId[]>;
+  facets(req: FacetRequest): Promise<FacetResult>;
+
+  /** Full records in the order of `ids`; unknown ids are left out. */
+  getParts(ids: readonly number[]): Promise<PartRecord[]>;
+  /** Part by slugs: exact first, then case-insensitive (`exact: false`). */
+  getPartBySlug(manufacturerSlug: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null>;
+
+  /** Starts building a new version (replace semantics: the dump is the whole catalogue). */
+  beginLoad(opts: { embeddingDims: number | null }): Promise<EngineLoader>;
+  /** Makes the previous version live again. */
+  rollback(): Promise<{ from: string; to: string }>;
+  /** Updates list memberships of parts in the live version. */
+  setListMembership(listId: string, partIds: readonly number[]): Promise<void>;
+  close(): Promise<void>;
+}

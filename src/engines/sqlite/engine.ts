@@ -1,0 +1,341 @@
+/**
+ * SQLite adapter of the search-engine port (the embedded default): one database file holding parts
+ * with their full records, FTS5 (BM25 with field weights), a trigram index over MPN keys, a specs
+ * table with SI numbers, list memberships, and sqlite-vec vectors. See schema.ts for the layout.
+ *
+ * Readers notice a swap made by another process (an ingest) through PRAGMA data_version and
+ * re-read the live version before the next query.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import type { CatalogMeta } from '../../catalog/meta.ts';
+import type { PartRecord } from '../../catalog/part.ts';
+import { editDistance } from '../../catalog/edit-distance.ts';
+import type {
+  EngineFilters, EngineInfo, EngineLoader, FacetRequest, FacetResult, MpnHit, MpnLookupRequest,
+  ScoredId, SearchEngine, TextSearchRequest, TextSearchResult,
+} from '../port.ts';
+import { filterSql } from './filters.ts';
+import { FTS_COLUMNS, GLOBAL_DDL, versionTables, type VersionTables } from './schema.ts';
+import { ftsMatch, trigramMatch } from './text.ts';
+import { createSqliteLoader } from './loader.ts';
+
+type Db = Database.Database;
+
+export interface SqliteEngineOptions {
+  /** Database file; ':memory:' for tests. */
+  file: string;
+}
+
+export function openSqliteDb(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  sqliteVec.load(db);
+  db.exec(GLOBAL_DDL);
+  return db;
+}
+
+const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
+
+export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
+  const db = openSqliteDb(opts.file);
+  let dataVersion = -1;
+  let live: string | null = null;
+  let previous: string | null = null;
+  let metaCache: CatalogMeta | null = null;
+  let hasVectors = false;
+  const stmts = new Map<string, Database.Statement>();
+
+  const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
+
+  /** Commits on this connection do not move data_version: forget what we read. */
+  function invalidate(): void {
+    dataVersion = -1;
+    live = null;
+  }
+
+  function refresh(): void {
+    const dv = db.pragma('data_version', { simple: true }) as number;
+    if (dv === dataVersion) return;
+    dataVersion = dv;
+    const l = getPointer.get('live')?.value ?? null;
+    previous = getPointer.get('previous')?.value ?? null;
+    if (l !== live) {
+      live = l;
+      stmts.clear();
+      metaCache = null;
+      hasVectors =
+        live !== null &&
+        db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vec_${live}`) !== undefined;
+    }
+  }
+
+  /** Live tables, or null when nothing is loaded. */
+  function tables(): VersionTables | null {
+    refresh();
+    return live ? versionTables(live) : null;
+  }
+
+  function stmt(sql: string): Database.Statement {
+    let s = stmts.get(sql);
+    if (!s) stmts.set(sql, (s = db.prepare(sql)));
+    return s;
+  }
+
+  function mpnLookup(req: MpnLookupRequest): MpnHit[] {
+    const t = tables();
+    if (!t || !req.key) return [];
+    const f = filterSql(req.filters ?? {}, t);
+    const withAliases = req.aliases ?? req.mode !== 'infix';
+    const limit = Math.max(1, req.limit);
+    const hits = new Map<number, MpnHit>();
+    const add = (rows: { id: number; k: string }[], alias: boolean) => {
+      for (const r of rows) if (!hits.has(r.id)) hits.set(r.id, { id: r.id, matched: r.k, alias });
+    };
+    if (req.mode === 'exact' || req.mode === 'prefix') {
+      const cond = req.mode === 'exact' ? '= ?' : '>= ? AND {col} < ?';
+      const keyParams = req.mode === 'exact' ? [req.key] : [req.key, `${req.key}\uffff`];
+      const order = 'ORDER BY length(k), k, id';
+      add(
+        stmt(
+          `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm ${cond.replace('{col}', 'p.mpn_norm')} AND ${f.sql} ${order} LIMIT ?`,
+        ).all(...keyParams, ...f.params, limit) as { id: number; k: string }[],
+        false,
+      );
+      if (withAliases && hits.size < limit) {
+        add(
+          stmt(
+            `SELECT p.id AS id, a.alias_norm AS k FROM ${t.aliases} a JOIN ${t.parts} p ON p.id = a.part_id WHERE a.alias_norm ${cond.replace('{col}', 'a.alias_norm')} AND ${f.sql} ${order} LIMIT ?`,
+          ).all(...keyParams, ...f.params, limit) as { id: number; k: string }[],
+          true,
+        );
+      }
+      return [...hits.values()].slice(0, limit);
+    }
+    const match = trigramMatch(req.key, req.mode);
+    if (req.mode === 'infix') {
+      if (match) {
+        add(
+          stmt(
+            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.id = x.rowid WHERE x.key MATCH ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`,
+          ).all(match, ...f.params, limit) as { id: number; k: string }[],
+          false,
+        );
+      } else {
+        // Keys shorter than a trigram: a scan with instr, bounded by the limit.
+        add(
+          stmt(
+            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE instr(p.mpn_norm, ?) > 0 AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`,
+          ).all(req.key, ...f.params, limit) as { id: number; k: string }[],
+          false,
+        );
+      }
+      return [...hits.values()];
+    }
+    // fuzzy: candidates sharing trigrams, verified by edit distance <= 2 (1 for short keys)
+    if (!match) return [];
+    const maxEdits = req.key.length <= 4 ? 1 : 2;
+    const rows = stmt(
+      `SELECT p.id AS id, p.mpn_norm AS k FROM (SELECT rowid, rank FROM ${t.tri} WHERE key MATCH ? ORDER BY rank LIMIT 400) x JOIN ${t.parts} p ON p.id = x.rowid WHERE ${f.sql}`,
+    ).all(match, ...f.params) as { id: number; k: string }[];
+    const scored = rows
+      .map((r) => ({ ...r, d: editDistance(req.key, r.k, maxEdits) }))
+      .filter((r) => r.d <= maxEdits)
+      .sort((a, b) => a.d - b.d || Math.abs(a.k.length - req.key.length) - Math.abs(b.k.length - req.key.length) || (a.k < b.k ? -1 : 1));
+    add(scored, false);
+    return [...hits.values()].slice(0, limit);
+  }
+
+  function textSearch(req: TextSearchRequest): TextSearchResult {
+    const t = tables();
+    if (!t) return { total: 0, hits: [] };
+    const f = filterSql(req.filters, t);
+    const match = req.text ? ftsMatch(req.text) : null;
+    if (req.text && !match) return { total: 0, hits: [] };
+    if (match) {
+      const base = `FROM ${t.fts} JOIN ${t.parts} p ON p.id = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`;
+      const total = (stmt(`SELECT count(*) AS n ${base}`).get(match, ...f.params) as { n: number }).n;
+      const rows = stmt(
+        `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score ${base} ORDER BY score DESC, p.id LIMIT ? OFFSET ?`,
+      ).all(match, ...f.params, req.limit, req.offset) as ScoredId[];
+      return { total, hits: rows };
+    }
+    const total = (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
+    const rows = stmt(
+      `SELECT p.id AS id, 0.0 AS score FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
+    ).all(...f.params, req.limit, req.offset) as ScoredId[];
+    return { total, hits: rows };
+  }
+
+  function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
+    const t = tables();
+    if (!t || !hasVectors) return [];
+    const f = filterSql(filters, t);
+    const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+    if (f.sql === '1') {
+      const rows = stmt(
+        `SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`,
+      ).all(blob, k) as { id: number; distance: number }[];
+      return rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
+    }
+    // Filtered: exact scan over the filtered set (pre-filtering keeps recall at 100%).
+    const rows = stmt(
+      `SELECT v.part_id AS id, vec_distance_cosine(v.embedding, ?) AS distance FROM ${t.vec} v JOIN ${t.parts} p ON p.id = v.part_id WHERE ${f.sql} ORDER BY distance LIMIT ?`,
+    ).all(blob, ...f.params, k) as { id: number; distance: number }[];
+    return rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
+  }
+
+  function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
+    const f = filterSql(filters, t);
+    if (!text) return { sql: `SELECT p.id FROM ${t.parts} p WHERE ${f.sql}`, params: f.params };
+    const match = ftsMatch(text);
+    if (!match) return null;
+    return {
+      sql: `SELECT p.id FROM ${t.fts} JOIN ${t.parts} p ON p.id = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,
+      params: [match, ...f.params],
+    };
+  }
+
+  function facets(req: FacetRequest): FacetResult {
+    const empty: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
+    const t = tables();
+    if (!t) return empty;
+    const set = matchedSet(t, req.text, req.filters);
+    if (!set) return empty;
+    const size = req.size ?? 20;
+    const total = (stmt(`SELECT count(*) AS n FROM (${set.sql})`).get(...set.params) as { n: number }).n;
+    const specNames: Record<string, number> = {};
+    for (const r of stmt(
+      `WITH m AS (${set.sql}) SELECT s.name AS name, count(DISTINCT s.part_id) AS n FROM ${t.specs} s JOIN m ON m.id = s.part_id GROUP BY s.name ORDER BY n DESC, s.name`,
+    ).all(...set.params) as { name: string; n: number }[]) {
+      specNames[r.name] = r.n;
+    }
+    const specValues: FacetResult['specValues'] = {};
+    for (const name of req.specValues ?? []) {
+      const values = stmt(
+        `WITH m AS (${set.sql}) SELECT s.value AS value, count(DISTINCT s.part_id) AS count FROM ${t.specs} s JOIN m ON m.id = s.part_id WHERE s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
+      ).all(...set.params, name, size) as { value: string; count: number }[];
+      const ext = stmt(
+        `WITH m AS (${set.sql}) SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${t.specs} s JOIN m ON m.id = s.part_id WHERE s.name = ?`,
+      ).get(...set.params, name, name) as { min: number | null; max: number | null; unit: string | null };
+      specValues[name] = { values, min: ext.min, max: ext.max, unit: ext.unit };
+    }
+    const manufacturers = stmt(
+      `WITH m AS (${set.sql}) SELECT p.mfr_slug AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.id = p.id GROUP BY p.mfr_slug ORDER BY count DESC, slug LIMIT ?`,
+    ).all(...set.params, size) as { slug: string; count: number }[];
+    const categories = stmt(
+      `WITH m AS (${set.sql}) SELECT p.category AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.id = p.id WHERE p.category IS NOT NULL GROUP BY p.category ORDER BY count DESC, slug LIMIT ?`,
+    ).all(...set.params, size) as { slug: string; count: number }[];
+    return { total, specNames, specValues, manufacturers, categories };
+  }
+
+  function getParts(ids: readonly number[]): PartRecord[] {
+    const t = tables();
+    if (!t || ids.length === 0) return [];
+    const byId = new Map<number, PartRecord>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = stmt(
+        `SELECT id, record FROM ${t.parts} WHERE id IN (${chunk.map(() => '?').join(',')})`,
+      ).all(...chunk) as { id: number; record: string }[];
+      for (const r of rows) byId.set(r.id, JSON.parse(r.record) as PartRecord);
+    }
+    return ids.map((id) => byId.get(id)).filter((r): r is PartRecord => r !== undefined);
+  }
+
+  function getPartBySlug(mfr: string, mpnSlug: string): { part: PartRecord; exact: boolean } | null {
+    const t = tables();
+    if (!t) return null;
+    const exact = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? ORDER BY id LIMIT 1`).get(
+      mfr,
+      mpnSlug,
+    ) as { record: string } | undefined;
+    if (exact) return { part: JSON.parse(exact.record) as PartRecord, exact: true };
+    const loose = stmt(
+      `SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? COLLATE NOCASE ORDER BY id LIMIT 1`,
+    ).get(mfr.toLowerCase(), mpnSlug) as { record: string } | undefined;
+    return loose ? { part: JSON.parse(loose.record) as PartRecord, exact: false } : null;
+  }
+
+  function meta(): CatalogMeta | null {
+    refresh();
+    if (!live) return null;
+    if (!metaCache) {
+      const row = db.prepare('SELECT meta FROM catalog_meta WHERE version = ?').get(live) as { meta: string } | undefined;
+      metaCache = row ? (JSON.parse(row.meta) as CatalogMeta) : null;
+    }
+    return metaCache;
+  }
+
+  const engine: SearchEngine = {
+    kind: 'sqlite',
+    async init() {},
+    async info(): Promise<EngineInfo> {
+      const t = tables();
+      const parts = t ? (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n : 0;
+      return { kind: 'sqlite', version: live, previous, parts, vectors: hasVectors };
+    },
+    async meta() {
+      return meta();
+    },
+    async saveMeta(m) {
+      refresh();
+      if (!live) throw new Error('no live index version to attach the catalogue snapshot to');
+      db.prepare('INSERT OR REPLACE INTO catalog_meta (version, meta) VALUES (?, ?)').run(live, JSON.stringify({ ...m, version: live }));
+      invalidate();
+    },
+    async mpnLookup(req) {
+      return mpnLookup(req);
+    },
+    async textSearch(req) {
+      return textSearch(req);
+    },
+    async knn(vector, k, filters) {
+      return knn(vector, k, filters);
+    },
+    async facets(req) {
+      return facets(req);
+    },
+    async getParts(ids) {
+      return getParts(ids);
+    },
+    async getPartBySlug(mfr, mpn) {
+      return getPartBySlug(mfr, mpn);
+    },
+    async beginLoad(o) {
+      return createSqliteLoader(db, o.embeddingDims, invalidate);
+    },
+    async rollback() {
+      refresh();
+      if (!live || !previous) throw new Error('there is no previous index version to roll back to');
+      const from = live;
+      const to = previous;
+      db.transaction(() => {
+        db.prepare("UPDATE engine_meta SET value = ? WHERE key = 'live'").run(to);
+        db.prepare("UPDATE engine_meta SET value = ? WHERE key = 'previous'").run(from);
+      })();
+      invalidate();
+      return { from, to };
+    },
+    async setListMembership(listId, partIds) {
+      const t = tables();
+      if (!t) throw new Error('no live index version');
+      db.transaction(() => {
+        db.prepare(`DELETE FROM ${t.members} WHERE list_id = ?`).run(listId);
+        const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, part_id) VALUES (?, ?)`);
+        for (const id of partIds) ins.run(listId, id);
+      })();
+    },
+    async close() {
+      db.close();
+    },
+  };
+  return engine;
+}

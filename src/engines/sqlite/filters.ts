@@ -1,0 +1,55 @@
+/** Translates engine-neutral filters into a SQL condition over `p` (the version's parts table). */
+import type { EngineFilters } from '../port.ts';
+import type { VersionTables } from './schema.ts';
+
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/** '/' + 1 in code-point order: every slug under `a/` sorts in [`a/`, `a0`). */
+function subtree(slug: string, params: unknown[]): string {
+  params.push(slug, `${slug}/`, `${slug}0`);
+  return '(p.category = ? OR (p.category >= ? AND p.category < ?))';
+}
+
+function placeholders(values: readonly unknown[], params: unknown[]): string {
+  params.push(...values);
+  return values.map(() => '?').join(', ');
+}
+
+export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.status?.length) parts.push(`p.status IN (${placeholders(f.status, params)})`);
+  if (f.categories?.length) parts.push(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
+  if (f.excludeCategories?.length) {
+    parts.push(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
+  }
+  if (f.manufacturers?.length) parts.push(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
+  if (f.lists?.length) {
+    parts.push(
+      `EXISTS (SELECT 1 FROM ${t.members} m WHERE m.part_id = p.id AND m.list_id IN (${placeholders(f.lists, params)}))`,
+    );
+  }
+  for (const s of f.specs ?? []) {
+    if ('values' in s) {
+      params.push(s.name);
+      parts.push(
+        `EXISTS (SELECT 1 FROM ${t.specs} s WHERE s.part_id = p.id AND s.name = ? AND s.value IN (${placeholders(s.values, params)}))`,
+      );
+    } else {
+      const conds = ['s.part_id = p.id', 's.name = ?', 's.min IS NOT NULL'];
+      params.push(s.name);
+      const r = s.range;
+      if (r.gte !== undefined) (conds.push('s.min >= ?'), params.push(r.gte));
+      if (r.gt !== undefined) (conds.push('s.min > ?'), params.push(r.gt));
+      if (r.lte !== undefined) (conds.push('s.max <= ?'), params.push(r.lte));
+      if (r.lt !== undefined) (conds.push('s.max < ?'), params.push(r.lt));
+      parts.push(`EXISTS (SELECT 1 FROM ${t.specs} s WHERE ${conds.join(' AND ')})`);
+    }
+  }
+  if (f.inStock) parts.push('p.stock > 0');
+  if (f.maxPriceUsd !== undefined) (parts.push('p.min_price <= ?'), params.push(f.maxPriceUsd));
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}

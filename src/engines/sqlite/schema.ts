@@ -1,0 +1,86 @@
+/**
+ * DDL of the SQLite engine. Global tables hold the live/previous version pointers and catalogue
+ * snapshots; each index version owns a set of tables suffixed with its name (parts_v3, fts_v3, ...),
+ * so a load builds beside the live version and a swap is one UPDATE.
+ */
+
+export const GLOBAL_DDL = `
+CREATE TABLE IF NOT EXISTS engine_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS catalog_meta (version TEXT PRIMARY KEY, meta TEXT NOT NULL);
+`;
+
+/** Full-text columns, in order, and their BM25 weights. */
+export const FTS_COLUMNS = [
+  ['mpn', 10],
+  ['manufacturer', 4],
+  ['description', 3],
+  ['long_description', 1],
+  ['category', 2],
+  ['package', 3],
+  ['specs', 1.5],
+] as const;
+
+export function versionTables(v: string) {
+  return {
+    parts: `parts_${v}`,
+    aliases: `aliases_${v}`,
+    specs: `specs_${v}`,
+    fts: `fts_${v}`,
+    tri: `tri_${v}`,
+    vec: `vec_${v}`,
+    members: `members_${v}`,
+  };
+}
+export type VersionTables = ReturnType<typeof versionTables>;
+
+export function createVersionDdl(v: string, dims: number | null): string {
+  const t = versionTables(v);
+  const cols = FTS_COLUMNS.map(([c]) => c).join(', ');
+  return `
+CREATE TABLE ${t.parts} (
+  id INTEGER PRIMARY KEY,
+  mpn_norm TEXT NOT NULL,
+  mfr_slug TEXT NOT NULL,
+  mpn_slug TEXT NOT NULL,
+  status TEXT NOT NULL,
+  category TEXT,
+  stock INTEGER NOT NULL,
+  min_price REAL,
+  record TEXT NOT NULL
+);
+CREATE TABLE ${t.aliases} (alias_norm TEXT NOT NULL, part_id INTEGER NOT NULL);
+CREATE TABLE ${t.specs} (
+  part_id INTEGER NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL,
+  num REAL, min REAL, max REAL, unit TEXT
+);
+CREATE TABLE ${t.members} (list_id TEXT NOT NULL, part_id INTEGER NOT NULL, PRIMARY KEY (list_id, part_id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE ${t.fts} USING fts5(${cols}, content='', contentless_delete=1,
+  tokenize="unicode61 remove_diacritics 2 tokenchars '.'", prefix='2 3');
+CREATE VIRTUAL TABLE ${t.tri} USING fts5(key, content='', contentless_delete=1, tokenize='trigram');
+${dims ? `CREATE VIRTUAL TABLE ${t.vec} USING vec0(part_id INTEGER PRIMARY KEY, embedding float[${dims}] distance_metric=cosine);` : ''}
+`;
+}
+
+/** Secondary indexes, built after the bulk load (faster than maintaining them row by row). */
+export function indexVersionDdl(v: string): string {
+  const t = versionTables(v);
+  return `
+CREATE INDEX ${t.parts}_mpn ON ${t.parts}(mpn_norm);
+CREATE INDEX ${t.parts}_slug ON ${t.parts}(mfr_slug, mpn_slug COLLATE NOCASE);
+CREATE INDEX ${t.parts}_cat ON ${t.parts}(category);
+CREATE INDEX ${t.parts}_mfr ON ${t.parts}(mfr_slug);
+CREATE INDEX ${t.aliases}_norm ON ${t.aliases}(alias_norm);
+CREATE INDEX ${t.specs}_part ON ${t.specs}(part_id);
+CREATE INDEX ${t.specs}_name_value ON ${t.specs}(name, value);
+CREATE INDEX ${t.specs}_name_num ON ${t.specs}(name, min, max);
+CREATE INDEX ${t.members}_part ON ${t.members}(part_id);
+INSERT INTO ${t.fts}(${t.fts}) VALUES('optimize');
+INSERT INTO ${t.tri}(${t.tri}) VALUES('optimize');
+`;
+}
+
+export function dropVersionDdl(v: string): string {
+  return Object.values(versionTables(v))
+    .map((name) => `DROP TABLE IF EXISTS ${name};`)
+    .join('\n');
+}

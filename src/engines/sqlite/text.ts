@@ -1,0 +1,33 @@
+/** Rows of the full-text tables, and free text -> FTS5 MATCH expressions. */
+import type { PartRecord } from '../../catalog/part.ts';
+
+/** The FTS columns of a part, in FTS_COLUMNS order. */
+export function ftsRow(r: PartRecord): string[] {
+  return [
+    [r.mpn, r.mpn_norm, ...r.aliases].join(' '),
+    [r.manufacturer.name].join(' '),
+    r.description,
+    r.long_description ?? '',
+    r.category ? r.category.path.map((p) => p.name).join(' ') : '',
+    r.package ?? '',
+    r.specs.map((s) => `${s.name} ${s.value}`).join(' '),
+  ];
+}
+
+const TOKEN = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
+
+/** OR of the quoted tokens of `text` (at most 32); null when it has none. */
+export function ftsMatch(text: string): string | null {
+  const tokens = [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
+  if (tokens.length === 0) return null;
+  return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+/** Trigram query for an MPN key: the key as one phrase (infix) or any of its trigrams (fuzzy). */
+export function trigramMatch(key: string, mode: 'infix' | 'fuzzy'): string | null {
+  if (key.length < 3) return null;
+  if (mode === 'infix') return `"${key}"`;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= key.length; i++) grams.add(`"${key.slice(i, i + 3)}"`);
+  return [...grams].join(' OR ');
+}

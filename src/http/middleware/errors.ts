@@ -1,0 +1,42 @@
+/**
+ * The error middleware, mounted first: renders ApiError in its documented body form, maps Koa/body
+ * parser errors onto the catalogue, turns unmatched routes into 404 not_found, and answers anything
+ * unexpected with a 500 that carries no stack or internal message (it is logged with the request id).
+ */
+import type { Middleware } from 'koa';
+import { ApiError, validationError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+
+function fromHttpError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
+  const status = e.status ?? e.statusCode;
+  if (!status || status >= 500) return null;
+  if (status === 400 && /json|parse/i.test(`${e.type ?? ''} ${e.message ?? ''}`)) {
+    return validationError([{ loc: ['body'], msg: 'Request body is not valid JSON.', type: 'json_invalid' }]);
+  }
+  if (status === 413) return new ApiError('payload_too_large', 'Request body is too large.');
+  if (status === 415) return new ApiError('unsupported_media_type', 'Request body must be JSON (Content-Type: application/json).');
+  if (status === 404) return new ApiError('not_found', 'Not found.');
+  if (status === 405) return new ApiError('method_not_allowed', 'Method not allowed for this route.');
+  return validationError([{ loc: ['body'], msg: e.expose && e.message ? e.message : 'Bad request.', type: 'bad_request' }]);
+}
+
+export function errorHandler(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : fromHttpError(err as never);
+      const requestId = String(ctx.state.requestId ?? '');
+      if (!e) {
+        log.error('unhandled error', { request_id: requestId, method: ctx.method, path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
+      }
+      const api = e ?? new ApiError('internal_error', 'The server failed to handle this request; retry later.');
+      ctx.status = api.status;
+      for (const [k, v] of Object.entries(api.extra.headers ?? {})) ctx.set(k, v);
+      ctx.body = api.extra.detail
+        ? { detail: api.extra.detail }
+        : { error: { type: api.code, message: api.message, request_id: requestId } };
+    }
+  };
+}

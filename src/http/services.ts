@@ -1,0 +1,14 @@
+/** What the HTTP layer receives from the composition root. */
+import type { Config } from '../config.ts';
+import type { Embedder } from '../embeddings/port.ts';
+import type { SearchEngine } from '../engines/port.ts';
+import type { Logger } from '../log.ts';
+
+export interface AppServices {
+  config: Config;
+  engine: SearchEngine;
+  embedder: Embedder | null;
+  /** Why search is hybrid or lexical-only. */
+  embedderMessage: string;
+  log: Logger;
+}

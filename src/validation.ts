@@ -1,0 +1,19 @@
+/** The one ajv instance of the process: every JSON Schema (requests, dump records) compiles here. */
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const ajv = addFormats(
+  new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, allowUnionTypes: true }),
+);
+
+/** "field: message" lines for a report. */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(record)';
+    if (e.keyword === 'required') return `${at === '(record)' ? '' : `${at}.`}${(e.params as { missingProperty: string }).missingProperty}: is required`;
+    if (e.keyword === 'type') return `${at}: must be ${(e.params as { type: string | string[] }).type}`;
+    return `${at}: ${e.message ?? e.keyword}`;
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * The search-engine contract: one suite, run against every adapter (SQLite always, OpenSearch when
+ * OPENSEARCH_URL is set). It ingests the small fixture catalogue through the real ingest pipeline,
+ * then checks exact/prefix/infix/fuzzy MPN lookups, text search, spec filters in SI units,
+ * category subtrees, lists, facets, kNN, enrichment reads, version swap and rollback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+import { normaliseMpn } from '../../src/catalog/mpn.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
+import { SMALL_VECTORS, tableEmbedder } from '../support/table-embedder.ts';
+
+export function engineContract(name: string, makeEngine: () => Promise<SearchEngine>, cleanup?: () => Promise<void>): void {
+  describe(`search engine contract: ${name}`, () => {
+    let engine: SearchEngine;
+    let summary: IngestSummary;
+    const dir = tempDir();
+    const embedder = tableEmbedder(SMALL_VECTORS);
+    const ingestSmall = (reportName: string) =>
+      runIngest({
+        engine,
+        embedder,
+        parts: [SMALL.parts],
+        manufacturersFile: SMALL.manufacturers,
+        categoriesFile: SMALL.categories,
+        listsFile: SMALL.lists,
+        reportFile: path.join(dir, reportName),
+      });
+
+    const mpnsOf = async (ids: number[]) => (await engine.getParts(ids)).map((p) => p.mpn);
+
+    beforeAll(async () => {
+      engine = await makeEngine();
+      summary = await ingestSmall('report-1.jsonl');
+    });
+    afterAll(async () => {
+      await cleanup?.();
+      await engine?.close();
+    });
+
+    it('indexes every fixture part and reports the unmatched list member', async () => {
+      expect(summary).toMatchObject({ read: 12, indexed: 12, rejected: 0, duplicates: 0, failed: 0, unmatchedListMembers: 1 });
+      const info = await engine.info();
+      expect(info.parts).toBe(12);
+      expect(info.vectors).toBe(true);
+    });
+
+    it('stores the catalogue snapshot with subtree-inclusive category counts and resolved manufacturers', async () => {
+      const meta = (await engine.meta())!;
+      const cat = (slug: string) => meta.categories.find((c) => c.slug === slug);
+      expect(cat('capacitors')?.part_count).toBe(3);
+      expect(cat('capacitors/tantalum-capacitors')?.part_count).toBe(1);
+      expect(cat('amplifiers/comparators')?.part_count).toBe(0);
+      const ti = meta.manufacturers.find((m) => m.slug === 'texas-instruments');
+      expect(ti?.part_count).toBe(3);
+      expect(meta.manufacturers.find((m) => m.slug === 'onsemi')?.part_count).toBe(1);
+      expect(meta.lists[0]).toMatchObject({ name: 'Test Basic', kind: 'curated', member_count: 2 });
+      expect(meta.lists[0]!.list_id).toMatch(/^lst_[a-z2-7]{20}$/);
+    });
+
+    it('finds an exact MPN key, and alternate MPNs as aliases', async () => {
+      const exact = await engine.mpnLookup({ key: normaliseMpn('lm358-dr'), mode: 'exact', limit: 10 });
+      expect(await mpnsOf(exact.map((h) => h.id))).toEqual(['LM358DR']);
+      const alias = await engine.mpnLookup({ key: 'LM358DRG4', mode: 'exact', limit: 10 });
+      expect(alias).toHaveLength(1);
+      expect(alias[0]).toMatchObject({ alias: true, matched: 'LM358DRG4' });
+      expect(await mpnsOf([alias[0]!.id])).toEqual(['LM358DR']);
+    });
+
+    it('finds prefixes shortest key first, every result starting with the prefix', async () => {
+      const hits = await engine.mpnLookup({ key: 'LM358', mode: 'prefix', limit: 10, aliases: false });
+      expect(await mpnsOf(hits.map((h) => h.id))).toEqual(['LM358D', 'LM358DR', 'LM358DR2G']);
+    });
+
+    it('finds infixes and bounded fuzzy matches', async () => {
+      const infix = await engine.mpnLookup({ key: '0710K', mode: 'infix', limit: 10 });
+      expect(await mpnsOf(infix.map((h) => h.id))).toEqual(['RC0603FR-0710KL']);
+      const fuzzy = await engine.mpnLookup({ key: 'AO3401A', mode: 'fuzzy', limit: 10 });
+      expect(await mpnsOf(fuzzy.map((h) => h.id))).toContain('AO3400A');
+      const none = await engine.mpnLookup({ key: 'ZZZZZZZZ', mode: 'fuzzy', limit: 10 });
+      expect(none).toEqual([]);
+    });
+
+    it('ranks text matches by BM25 and counts them exactly', async () => {
+      const r = await engine.textSearch({ text: 'dual operational amplifier', filters: {}, limit: 10, offset: 0 });
+      expect(r.total).toBe(4);
+      const mpns = await mpnsOf(r.hits.map((h) => h.id));
+      expect(new Set(mpns)).toEqual(new Set(['LM358DR', 'LM358D', 'LM358DR2G', 'LM2904DT']));
+      for (let i = 1; i < r.hits.length; i++) expect(r.hits[i - 1]!.score).toBeGreaterThanOrEqual(r.hits[i]!.score);
+    });
+
+    it('pages text results without overlap or gaps', async () => {
+      const all = await engine.textSearch({ text: '0603', filters: {}, limit: 10, offset: 0 });
+      const p1 = await engine.textSearch({ text: '0603', filters: {}, limit: 2, offset: 0 });
+      const p2 = await engine.textSearch({ text: '0603', filters: {}, limit: 2, offset: 2 });
+      expect([...p1.hits, ...p2.hits].map((h) => h.id)).toEqual(all.hits.slice(0, 4).map((h) => h.id));
+      expect(p1.total).toBe(all.total);
+    });
+
+    it('filters by status, manufacturer, list, stock and price', async () => {
+      const obsolete = await engine.textSearch({ text: null, filters: { status: ['obsolete'] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(obsolete.hits.map((h) => h.id))).toEqual(['AO3400A']);
+      const ti = await engine.textSearch({ text: null, filters: { manufacturers: ['texas-instruments'] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(ti.hits.map((h) => h.id)))).toEqual(new Set(['LM358DR', 'LM358D', 'TLV70033DDCR']));
+      const listId = (await engine.meta())!.lists[0]!.list_id;
+      const listed = await engine.textSearch({ text: null, filters: { lists: [listId] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(listed.hits.map((h) => h.id)))).toEqual(new Set(['LM358DR', 'RC0603FR-0710KL']));
+      const stocked = await engine.textSearch({ text: 'amplifier', filters: { inStock: true }, limit: 10, offset: 0 });
+      expect(await mpnsOf(stocked.hits.map((h) => h.id))).not.toContain('LM358DR2G');
+      const cheap = await engine.textSearch({ text: null, filters: { maxPriceUsd: 0.001 }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(cheap.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+    });
+
+    it('filters numeric spec ranges in SI units, whether the dump gave num or only a display string', async () => {
+      const tenK = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Resistance', range: { gte: 5000, lte: 20000 } }] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(tenK.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', '0603WAF1002T5E']));
+      const small = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Capacitance', range: { lt: 1e-6 } }] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(small.hits.map((h) => h.id))).toEqual(['GRM188R71H104KA93D']);
+      const rated = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Voltage Rated', values: ['16V', '10V'] }] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(rated.hits.map((h) => h.id)))).toEqual(new Set(['CL10A106KP8NNNC', 'T491A106K016AT']));
+      const supply = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Supply voltage', range: { lte: 31 } }] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(supply.hits.map((h) => h.id))).toEqual(['LM2904DT']);
+    });
+
+    it('filters category subtrees, inclusive and excluded', async () => {
+      const caps = await engine.textSearch({ text: null, filters: { categories: ['capacitors'] }, limit: 10, offset: 0 });
+      expect(caps.total).toBe(3);
+      const tant = await engine.textSearch({ text: null, filters: { categories: ['capacitors/tantalum-capacitors'] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(tant.hits.map((h) => h.id))).toEqual(['T491A106K016AT']);
+      const noCaps = await engine.textSearch({ text: '0603', filters: { excludeCategories: ['capacitors'] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(noCaps.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      const prefixOnly = await engine.textSearch({ text: null, filters: { categories: ['capacitor'] }, limit: 10, offset: 0 });
+      expect(prefixOnly.total).toBe(0);
+    });
+
+    it('counts facets over the whole filtered set, not the page', async () => {
+      const f = await engine.facets({ text: null, filters: { categories: ['capacitors'] }, specValues: ['Voltage Rated', 'Capacitance'] });
+      expect(f.total).toBe(3);
+      expect(f.specNames).toMatchObject({ Capacitance: 3, 'Voltage Rated': 3, 'Temperature Coefficient': 2 });
+      expect(f.specValues['Voltage Rated']!.values).toEqual([
+        { value: '10V', count: 1 },
+        { value: '16V', count: 1 },
+        { value: '50V', count: 1 },
+      ]);
+      expect(f.specValues['Capacitance']!.min).toBeCloseTo(1e-7);
+      expect(f.specValues['Capacitance']!.max).toBeCloseTo(1e-5);
+      expect(f.specValues['Capacitance']!.unit).toBe('F');
+      expect(f.manufacturers).toHaveLength(3);
+      expect(f.categories).toEqual([
+        { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', count: 2 },
+        { slug: 'capacitors/tantalum-capacitors', count: 1 },
+      ]);
+      const text = await engine.facets({ text: 'resistor', filters: {} });
+      expect(text.total).toBe(3);
+      expect(text.specNames).toEqual({ Resistance: 3, Tolerance: 3, 'Power(Watts)': 3 });
+    });
+
+    it('returns nearest neighbours by cosine similarity, filters applied first', async () => {
+      const q = Float32Array.from([0.1, 0, 0.05, 1]);
+      const nn = await engine.knn(q, 3, {});
+      expect((await mpnsOf(nn.map((h) => h.id)))[0]).toBe('TLV70033DDCR');
+      expect(nn[0]!.score).toBeGreaterThan(0.9);
+      expect(nn[0]!.score).toBeLessThanOrEqual(1.0001);
+      const filtered = await engine.knn(q, 3, { categories: ['capacitors'] });
+      expect((await mpnsOf(filtered.map((h) => h.id)))[0]).toBe('T491A106K016AT');
+      expect(filtered).toHaveLength(3);
+    });
+
+    it('reads full records in the order asked and by slug, exact then case-insensitive', async () => {
+      const [a, b] = (await engine.mpnLookup({ key: 'AO3400A', mode: 'exact', limit: 1 })).concat(
+        await engine.mpnLookup({ key: 'T491A106K016AT', mode: 'exact', limit: 1 }),
+      );
+      const parts = await engine.getParts([b!.id, 123, a!.id]);
+      expect(parts.map((p) => p.mpn)).toEqual(['T491A106K016AT', 'AO3400A']);
+      expect(parts[1]).toMatchObject({
+        manufacturer: { name: 'Alpha & Omega Semiconductor', slug: 'alpha-and-omega-semiconductor' },
+        status: 'obsolete',
+        category: { slug: 'transistors/mosfets', name: 'MOSFETs', path: [{ slug: 'transistors', name: 'Transistors' }, { slug: 'transistors/mosfets', name: 'MOSFETs' }] },
+      });
+      const exact = await engine.getPartBySlug('yageo', 'RC0603FR-0710KL');
+      expect(exact).toMatchObject({ exact: true, part: { mpn: 'RC0603FR-0710KL' } });
+      const loose = await engine.getPartBySlug('yageo', 'rc0603fr-0710kl');
+      expect(loose).toMatchObject({ exact: false, part: { mpn: 'RC0603FR-0710KL' } });
+      expect(await engine.getPartBySlug('yageo', 'nope')).toBeNull();
+    });
+
+    it('re-ingesting the same dump gives the same index; rollback returns to the previous version', async () => {
+      const before = await engine.info();
+      const again = await ingestSmall('report-2.jsonl');
+      expect(again.indexed).toBe(12);
+      const after = await engine.info();
+      expect(after.version).not.toBe(before.version);
+      expect(after.previous).toBe(before.version);
+      const hits = await engine.textSearch({ text: 'dual operational amplifier', filters: {}, limit: 10, offset: 0 });
+      expect(hits.total).toBe(4);
+      const r = await engine.rollback();
+      expect(r).toEqual({ from: after.version, to: before.version });
+      expect((await engine.info()).version).toBe(before.version);
+      expect((await engine.info()).parts).toBe(12);
+    });
+  });
+}
