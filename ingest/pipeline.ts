@@ -51,6 +51,8 @@ export interface IngestSummary {
   partsPerSecond: number;
   /** Seconds spent inside the embedding model (0 when lexical-only). */
   embedSeconds: number;
+  /** Seconds spent building indexes, checking the count and swapping (after the last write). */
+  finishSeconds: number;
   embedded: boolean;
   version: string;
   reportFile: string | null;
@@ -201,7 +203,9 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       manufacturers: registry.toJSON(),
       lists: [...listData, ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length }))],
     };
+    const finishStarted = performance.now();
     const { version, count } = await loader.finish(meta, written.size);
+    const finishSeconds = (performance.now() - finishStarted) / 1000;
     await report.close();
     const seconds = (performance.now() - started) / 1000;
     return {
@@ -214,6 +218,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       seconds,
       partsPerSecond: read / seconds,
       embedSeconds: embedMs / 1000,
+      finishSeconds,
       embedded: o.embedder !== null,
       version,
       reportFile: report.written ? report.file : null,

@@ -6,10 +6,8 @@
  * Readers notice a swap made by another process (an ingest) through PRAGMA data_version and
  * re-read the live version before the next query.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import type Database from 'better-sqlite3';
+import { openSqliteDb } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
@@ -18,28 +16,14 @@ import type {
   ScoredId, SearchEngine, TextSearchRequest, TextSearchResult,
 } from '../port.ts';
 import { filterSql } from './filters.ts';
-import { FTS_COLUMNS, GLOBAL_DDL, versionTables, type VersionTables } from './schema.ts';
+import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
 import { ftsMatch, trigramMatch } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 
-type Db = Database.Database;
 
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
   file: string;
-}
-
-export function openSqliteDb(file: string): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -65536');
-  db.pragma('temp_store = MEMORY');
-  sqliteVec.load(db);
-  db.exec(GLOBAL_DDL);
-  return db;
 }
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
@@ -112,38 +96,33 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       if (withAliases && hits.size < limit) {
         add(
           stmt(
-            `SELECT p.id AS id, a.alias_norm AS k FROM ${t.aliases} a JOIN ${t.parts} p ON p.id = a.part_id WHERE a.alias_norm ${cond.replace('{col}', 'a.alias_norm')} AND ${f.sql} ${order} LIMIT ?`,
+            `SELECT p.id AS id, a.alias_norm AS k FROM ${t.aliases} a JOIN ${t.parts} p ON p.rowid = a.prow WHERE a.alias_norm ${cond.replace('{col}', 'a.alias_norm')} AND ${f.sql} ${order} LIMIT ?`,
           ).all(...keyParams, ...f.params, limit) as { id: number; k: string }[],
           true,
         );
       }
       return [...hits.values()].slice(0, limit);
     }
-    const match = trigramMatch(req.key, req.mode);
     if (req.mode === 'infix') {
-      if (match) {
-        add(
-          stmt(
-            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.id = x.rowid WHERE x.key MATCH ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`,
-          ).all(match, ...f.params, limit) as { id: number; k: string }[],
-          false,
-        );
-      } else {
-        // Keys shorter than a trigram: a scan with instr, bounded by the limit.
-        add(
-          stmt(
-            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE instr(p.mpn_norm, ?) > 0 AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`,
-          ).all(req.key, ...f.params, limit) as { id: number; k: string }[],
-          false,
-        );
-      }
+      // Substring of the key: LIKE over the trigram index (keys of 3+ characters), a bounded scan below.
+      const like = `%${req.key.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      const source = req.key.length >= 3 ? `${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE x.mpn_norm LIKE ? ESCAPE '\\'` : `${t.parts} p WHERE p.mpn_norm LIKE ? ESCAPE '\\'`;
+      add(
+        stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${source} AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`).all(
+          like,
+          ...f.params,
+          limit,
+        ) as { id: number; k: string }[],
+        false,
+      );
       return [...hits.values()];
     }
     // fuzzy: candidates sharing trigrams, verified by edit distance <= 2 (1 for short keys)
+    const match = trigramMatch(req.key);
     if (!match) return [];
     const maxEdits = req.key.length <= 4 ? 1 : 2;
     const rows = stmt(
-      `SELECT p.id AS id, p.mpn_norm AS k FROM (SELECT rowid, rank FROM ${t.tri} WHERE key MATCH ? ORDER BY rank LIMIT 400) x JOIN ${t.parts} p ON p.id = x.rowid WHERE ${f.sql}`,
+      `SELECT p.id AS id, p.mpn_norm AS k FROM (SELECT rowid, rank FROM ${t.tri} WHERE ${t.tri} MATCH ? ORDER BY rank LIMIT 400) x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${f.sql}`,
     ).all(match, ...f.params) as { id: number; k: string }[];
     const scored = rows
       .map((r) => ({ ...r, d: editDistance(req.key, r.k, maxEdits) }))
@@ -160,7 +139,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const match = req.text ? ftsMatch(req.text) : null;
     if (req.text && !match) return { total: 0, hits: [] };
     if (match) {
-      const base = `FROM ${t.fts} JOIN ${t.parts} p ON p.id = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`;
+      const base = `FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`;
       const total = (stmt(`SELECT count(*) AS n ${base}`).get(match, ...f.params) as { n: number }).n;
       const rows = stmt(
         `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score ${base} ORDER BY score DESC, p.id LIMIT ? OFFSET ?`,
@@ -194,11 +173,11 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
 
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
     const f = filterSql(filters, t);
-    if (!text) return { sql: `SELECT p.id FROM ${t.parts} p WHERE ${f.sql}`, params: f.params };
+    if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${f.sql}`, params: f.params };
     const match = ftsMatch(text);
     if (!match) return null;
     return {
-      sql: `SELECT p.id FROM ${t.fts} JOIN ${t.parts} p ON p.id = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,
+      sql: `SELECT p.rowid AS r FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,
       params: [match, ...f.params],
     };
   }
@@ -213,25 +192,25 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const total = (stmt(`SELECT count(*) AS n FROM (${set.sql})`).get(...set.params) as { n: number }).n;
     const specNames: Record<string, number> = {};
     for (const r of stmt(
-      `WITH m AS (${set.sql}) SELECT s.name AS name, count(DISTINCT s.part_id) AS n FROM ${t.specs} s JOIN m ON m.id = s.part_id GROUP BY s.name ORDER BY n DESC, s.name`,
+      `WITH m AS (${set.sql}) SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${t.specs} s JOIN m ON m.r = s.prow GROUP BY s.name ORDER BY n DESC, s.name`,
     ).all(...set.params) as { name: string; n: number }[]) {
       specNames[r.name] = r.n;
     }
     const specValues: FacetResult['specValues'] = {};
     for (const name of req.specValues ?? []) {
       const values = stmt(
-        `WITH m AS (${set.sql}) SELECT s.value AS value, count(DISTINCT s.part_id) AS count FROM ${t.specs} s JOIN m ON m.id = s.part_id WHERE s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
+        `WITH m AS (${set.sql}) SELECT s.value AS value, count(DISTINCT s.prow) AS count FROM ${t.specs} s JOIN m ON m.r = s.prow WHERE s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
       ).all(...set.params, name, size) as { value: string; count: number }[];
       const ext = stmt(
-        `WITH m AS (${set.sql}) SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${t.specs} s JOIN m ON m.id = s.part_id WHERE s.name = ?`,
+        `WITH m AS (${set.sql}) SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${t.specs} s JOIN m ON m.r = s.prow WHERE s.name = ?`,
       ).get(...set.params, name, name) as { min: number | null; max: number | null; unit: string | null };
       specValues[name] = { values, min: ext.min, max: ext.max, unit: ext.unit };
     }
     const manufacturers = stmt(
-      `WITH m AS (${set.sql}) SELECT p.mfr_slug AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.id = p.id GROUP BY p.mfr_slug ORDER BY count DESC, slug LIMIT ?`,
+      `WITH m AS (${set.sql}) SELECT p.mfr_slug AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.r = p.rowid GROUP BY p.mfr_slug ORDER BY count DESC, slug LIMIT ?`,
     ).all(...set.params, size) as { slug: string; count: number }[];
     const categories = stmt(
-      `WITH m AS (${set.sql}) SELECT p.category AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.id = p.id WHERE p.category IS NOT NULL GROUP BY p.category ORDER BY count DESC, slug LIMIT ?`,
+      `WITH m AS (${set.sql}) SELECT p.category AS slug, count(*) AS count FROM ${t.parts} p JOIN m ON m.r = p.rowid WHERE p.category IS NOT NULL GROUP BY p.category ORDER BY count DESC, slug LIMIT ?`,
     ).all(...set.params, size) as { slug: string; count: number }[];
     return { total, specNames, specValues, manufacturers, categories };
   }
@@ -310,7 +289,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       return getPartBySlug(mfr, mpn);
     },
     async beginLoad(o) {
-      return createSqliteLoader(db, o.embeddingDims, invalidate);
+      return createSqliteLoader(db, opts.file, o.embeddingDims, invalidate);
     },
     async rollback() {
       refresh();
@@ -329,7 +308,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       if (!t) throw new Error('no live index version');
       db.transaction(() => {
         db.prepare(`DELETE FROM ${t.members} WHERE list_id = ?`).run(listId);
-        const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, part_id) VALUES (?, ?)`);
+        const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) SELECT ?, rowid FROM ${t.parts} WHERE id = ?`);
         for (const id of partIds) ins.run(listId, id);
       })();
     },

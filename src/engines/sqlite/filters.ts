@@ -29,17 +29,17 @@ export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
   if (f.manufacturers?.length) parts.push(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
   if (f.lists?.length) {
     parts.push(
-      `EXISTS (SELECT 1 FROM ${t.members} m WHERE m.part_id = p.id AND m.list_id IN (${placeholders(f.lists, params)}))`,
+      `EXISTS (SELECT 1 FROM ${t.members} m WHERE m.prow = p.rowid AND m.list_id IN (${placeholders(f.lists, params)}))`,
     );
   }
   for (const s of f.specs ?? []) {
     if ('values' in s) {
       params.push(s.name);
       parts.push(
-        `EXISTS (SELECT 1 FROM ${t.specs} s WHERE s.part_id = p.id AND s.name = ? AND s.value IN (${placeholders(s.values, params)}))`,
+        `EXISTS (SELECT 1 FROM ${t.specs} s WHERE s.prow = p.rowid AND s.name = ? AND s.value IN (${placeholders(s.values, params)}))`,
       );
     } else {
-      const conds = ['s.part_id = p.id', 's.name = ?', 's.min IS NOT NULL'];
+      const conds = ['s.prow = p.rowid', 's.name = ?', 's.min IS NOT NULL'];
       params.push(s.name);
       const r = s.range;
       if (r.gte !== undefined) (conds.push('s.min >= ?'), params.push(r.gte));

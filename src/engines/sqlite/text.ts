@@ -23,10 +23,9 @@ export function ftsMatch(text: string): string | null {
   return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-/** Trigram query for an MPN key: the key as one phrase (infix) or any of its trigrams (fuzzy). */
-export function trigramMatch(key: string, mode: 'infix' | 'fuzzy'): string | null {
+/** Any of the key's trigrams, for fuzzy candidates ranked by how many they share; null when too short. */
+export function trigramMatch(key: string): string | null {
   if (key.length < 3) return null;
-  if (mode === 'infix') return `"${key}"`;
   const grams = new Set<string>();
   for (let i = 0; i + 3 <= key.length; i++) grams.add(`"${key.slice(i, i + 3)}"`);
   return [...grams].join(' OR ');

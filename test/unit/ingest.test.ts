@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { IngestInputError } from '../../ingest/catalog-files.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
+
+const good = (mpn: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ mpn, manufacturer: 'Texas Instruments', description: `${mpn} regulator`, ...extra });
+
+function readReport(file: string): Record<string, unknown>[] {
+  return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('ingest pipeline (SQLite)', () => {
+  const engines: SearchEngine[] = [];
+  const open = () => {
+    const dir = tempDir();
+    const e = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    engines.push(e);
+    return { dir, engine: e };
+  };
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.close();
+  });
+
+  it('indexes every valid line of a corrupt dump and reports every bad one with its line number', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    fs.writeFileSync(
+      file,
+      [
+        good('TPS7A0233PDBVR'),
+        '{"mpn": "BROKEN", "manufacturer": ',
+        JSON.stringify({ manufacturer: 'TI', description: 'no mpn' }),
+        good('LP5907MFX-3.3', { specs: 'not-an-array' }),
+        JSON.stringify({ mpn: 42, manufacturer: 'TI', description: 'numeric mpn' }),
+        '',
+        good('TLV75533PDBVR', { status: 'NRND', weird_field: 'kept' }),
+        JSON.stringify({ mpn: 'X1', manufacturer: null, description: 'null manufacturer' }),
+        'not json at all',
+        good('TPS7A0233PDBVR', { description: 'a later duplicate' }),
+      ].join('\n'),
+    );
+    const report = path.join(dir, 'report.jsonl');
+    const s = await runIngest({ engine, embedder: null, parts: [file], reportFile: report });
+    expect(s).toMatchObject({ read: 9, indexed: 2, rejected: 6, duplicates: 1, failed: 0, embedded: false, reportFile: report });
+    const entries = readReport(report);
+    expect(entries.map((e) => [e.kind, e.line])).toEqual([
+      ['rejected', 2],
+      ['rejected', 3],
+      ['rejected', 4],
+      ['rejected', 5],
+      ['rejected', 8],
+      ['rejected', 9],
+      ['duplicate', 10],
+    ]);
+    expect(entries[1]).toMatchObject({ reason: 'mpn: is required', record: { manufacturer: 'TI', description: 'no mpn' } });
+    expect(entries[2]!.reason).toBe('specs: must be array,null');
+    expect(entries[3]!.reason).toBe('mpn: must be string');
+    expect(entries[0]!.reason).toMatch(/^invalid JSON/);
+    expect(entries[0]!.record).toBe('{"mpn": "BROKEN", "manufacturer": ');
+    const [dup] = await engine.getParts((await engine.mpnLookup({ key: 'TPS7A0233PDBVR', mode: 'exact', limit: 1 })).map((h) => h.id));
+    expect(dup!.description).toBe('a later duplicate');
+    const [nrnd] = await engine.getParts((await engine.mpnLookup({ key: 'TLV75533PDBVR', mode: 'exact', limit: 1 })).map((h) => h.id));
+    expect(nrnd).toMatchObject({ status: 'nrnd', attributes: { weird_field: 'kept' } });
+  });
+
+  it('reads gzip dumps whatever their name, and is idempotent across re-runs', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.data');
+    fs.writeFileSync(file, gzipSync(fs.readFileSync(SMALL.parts)));
+    const run = () => runIngest({ engine, embedder: null, parts: [file], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(dir, 'r.jsonl') });
+    const a = await run();
+    const idsA = (await engine.textSearch({ text: null, filters: {}, limit: 100, offset: 0 })).hits.map((h) => h.id).sort();
+    const metaA = await engine.meta();
+    const b = await run();
+    const idsB = (await engine.textSearch({ text: null, filters: {}, limit: 100, offset: 0 })).hits.map((h) => h.id).sort();
+    const metaB = await engine.meta();
+    expect(a.indexed).toBe(12);
+    expect(b.indexed).toBe(12);
+    expect(idsB).toEqual(idsA);
+    expect(metaB!.categories).toEqual(metaA!.categories);
+    expect(metaB!.manufacturers).toEqual(metaA!.manufacturers);
+    expect(a.reportFile).toBeNull();
+  });
+
+  it('fails, leaving the live version untouched, when nothing was indexed', async () => {
+    const { dir, engine } = open();
+    await runIngest({ engine, embedder: null, parts: [SMALL.parts], reportFile: path.join(dir, 'r0.jsonl') });
+    const before = await engine.info();
+    const file = path.join(dir, 'bad.jsonl');
+    fs.writeFileSync(file, 'nope\n{"mpn": ""}\n');
+    await expect(runIngest({ engine, embedder: null, parts: [file], reportFile: path.join(dir, 'r.jsonl') })).rejects.toThrow(IngestInputError);
+    expect(await engine.info()).toEqual(before);
+    expect(readReport(path.join(dir, 'r.jsonl'))).toHaveLength(2);
+  });
+
+  it('names a file it cannot read', async () => {
+    const { dir, engine } = open();
+    await expect(runIngest({ engine, embedder: null, parts: [path.join(dir, 'missing.jsonl')], reportFile: path.join(dir, 'r.jsonl') })).rejects.toThrow(
+      /cannot read .*missing\.jsonl: ENOENT/,
+    );
+    await expect(
+      runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.parts, reportFile: path.join(dir, 'r.jsonl') }),
+    ).rejects.toThrow(/is not valid JSON/);
+  });
+});
