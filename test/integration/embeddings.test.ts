@@ -1,0 +1,65 @@
+/**
+ * The real sentence-embedding model (all-MiniLM-L6-v2 through transformers.js), from
+ * EMBEDDING_MODEL_DIR or the folder scripts/fetch-model.sh provides. Skips with a message without it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
+import { loadEmbedder } from '../../src/embeddings/index.ts';
+import type { Embedder } from '../../src/embeddings/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+
+const modelDir = process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR;
+const present = fs.existsSync(path.join(modelDir, 'tokenizer.json'));
+if (!present) noteSkip('embedding model tests', `no model at ${modelDir} (run scripts/fetch-model.sh)`);
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe.skipIf(!present)('sentence embeddings (all-MiniLM-L6-v2)', () => {
+  let embedder: Embedder;
+  beforeAll(async () => {
+    const status = await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 16 });
+    expect(status.embedder, status.message).not.toBeNull();
+    embedder = status.embedder!;
+  });
+  afterAll(async () => embedder?.close());
+
+  // The quantised model quantises activations per batch, so a text's vector moves slightly with its
+  // batch companions: the same direction (cosine > 0.99), not the same bits.
+  it('gives 384-dim unit vectors, in the same direction for the same text whatever the batch', async () => {
+    const [a, b] = await embedder.embed(['100nF 50V X7R capacitor 0603', 'dual op amp']);
+    const [a2] = await embedder.embed(['100nF 50V X7R capacitor 0603']);
+    expect(embedder.dims).toBe(384);
+    expect(a).toHaveLength(384);
+    expect(Math.sqrt(dot(a!, a!))).toBeCloseTo(1, 4);
+    expect(dot(a!, a2!)).toBeGreaterThan(0.99);
+    expect(dot(a!, b!)).toBeLessThan(0.5);
+  });
+
+  it('places related part descriptions closer than unrelated ones', async () => {
+    const [q, ldo, cap] = await embedder.embed([
+      'low dropout voltage regulator 3.3V',
+      'TLV70033DDCR Texas Instruments. 3.3V 200mA low dropout LDO linear regulator SOT-23-5',
+      'GRM188R71H104KA93D Murata. 100nF 50V X7R 0603 Multilayer Ceramic Capacitor MLCC',
+    ]);
+    expect(dot(q!, ldo!)).toBeGreaterThan(dot(q!, cap!) + 0.1);
+  });
+
+  it('feeds the engine: nearest neighbours of a need are the right parts', async () => {
+    const dir = tempDir();
+    const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    try {
+      const s = await runIngest({ engine, embedder, parts: [SMALL.parts], categoriesFile: SMALL.categories, reportFile: path.join(dir, 'r.jsonl') });
+      expect(s.embedded).toBe(true);
+      expect((await engine.meta())!.embedding).toEqual({ model: embedder.model, dims: 384 });
+      const [q] = await embedder.embed(['N-channel MOSFET transistor']);
+      const nn = await engine.knn(q!, 3, {});
+      expect((await engine.getParts([nn[0]!.id]))[0]!.mpn).toBe('AO3400A');
+    } finally {
+      await engine.close();
+    }
+  });
+});

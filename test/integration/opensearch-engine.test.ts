@@ -1,0 +1,424 @@
+/**
+ * The OpenSearch adapter against a real OpenSearch (OPENSEARCH_URL, e.g. `scripts/opensearch.sh start`
+ * then OPENSEARCH_URL=http://127.0.0.1:9200). Every run owns a random index prefix and deletes its
+ * indices afterwards. What is specific to this adapter lives here (alias swaps, rollback, the count
+ * check, bulk failures and retries); behaviour shared with SQLite is the contract suite's job, with
+ * a few spot checks below.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryTree } from '../../src/catalog/categories.ts';
+import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
+import type { CatalogMeta } from '../../src/catalog/meta.ts';
+import { PartNormaliser } from '../../src/catalog/normalise.ts';
+import type { DumpPart, IndexedPart, PartRecord } from '../../src/catalog/part.ts';
+import { createOpenSearchEngine } from '../../src/engines/opensearch/engine.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+
+const OPENSEARCH_URL = process.env.OPENSEARCH_URL;
+if (!OPENSEARCH_URL) {
+  console.log(
+    '[opensearch-engine.test] OPENSEARCH_URL is not set: skipping the OpenSearch integration tests ' +
+      '(scripts/opensearch.sh start, then OPENSEARCH_URL=http://127.0.0.1:9200).',
+  );
+}
+
+const T = 60_000;
+
+function offer(stock: number, price: number) {
+  return { distributor: 'Test Distributor', stock, currency: 'USD', price_breaks: [[1, price]] as [number, number][] };
+}
+
+const OP_AMPS = ['Integrated Circuits', 'Amplifiers', 'Op Amps'];
+const RESISTORS = ['Passive Components', 'Resistors', 'Chip Resistors'];
+const CERAMIC = ['Passive Components', 'Capacitors', 'Ceramic Capacitors'];
+const TANTALUM = ['Passive Components', 'Capacitors', 'Tantalum Capacitors'];
+const MCUS = ['Integrated Circuits', 'Microcontrollers'];
+
+/** Ten parts, each with a 4-dim embedding along its family's axis. */
+const DUMP: { part: DumpPart; vec: number[] }[] = [
+  {
+    part: {
+      mpn: 'LM358DR', manufacturer: 'Texas Instruments', description: 'Dual operational amplifier, 3 V to 32 V',
+      category: OP_AMPS, package: 'SOIC-8', aliases: ['LM358-DR-TI'], status: 'Active',
+      specs: [{ name: 'Channels', value: '2' }, { name: 'Supply Voltage', value: '3 V to 32 V' }],
+      offers: [offer(1200, 0.21)],
+    },
+    vec: [1, 0.1, 0, 0],
+  },
+  {
+    part: {
+      mpn: 'LM358P', manufacturer: 'TI', description: 'Dual operational amplifier in DIP package',
+      category: OP_AMPS, package: 'PDIP-8', status: 'Active',
+      specs: [{ name: 'Channels', value: '2' }], offers: [offer(40, 0.45)],
+    },
+    vec: [0.95, 0, 0.1, 0],
+  },
+  {
+    part: {
+      mpn: 'LM324N', manufacturer: 'Texas Instruments', description: 'Quad operational amplifier',
+      category: OP_AMPS, package: 'PDIP-14', status: 'NRND',
+      specs: [{ name: 'Channels', value: '4' }], offers: [offer(0, 0.5)],
+    },
+    vec: [0.9, 0, 0, 0.2],
+  },
+  {
+    part: {
+      mpn: 'LM358', manufacturer: 'onsemi', description: 'Low power dual op amp',
+      category: OP_AMPS, package: 'SOIC-8', status: 'Active', aliases: ['LM358XYZ'],
+      specs: [{ name: 'Channels', value: '2' }], offers: [offer(500, 0.3)],
+    },
+    vec: [0.97, 0.05, 0.05, 0],
+  },
+  {
+    part: {
+      mpn: 'RC0603FR-0710KL', manufacturer: 'Yageo', description: 'Thick film chip resistor 10 kOhm 1%',
+      category: RESISTORS, package: '0603', status: 'Active',
+      specs: [{ name: 'Resistance', value: '10 kΩ' }, { name: 'Tolerance', value: '±1%' }],
+      offers: [offer(100000, 0.002)],
+    },
+    vec: [0, 1, 0, 0],
+  },
+  {
+    part: {
+      mpn: 'RC0603FR-071KL', manufacturer: 'Yageo', description: 'Thick film chip resistor 1 kOhm 1%',
+      category: RESISTORS, package: '0603', status: 'Active',
+      specs: [{ name: 'Resistance', value: '1 kΩ' }, { name: 'Tolerance', value: '±1%' }],
+      offers: [offer(80000, 0.002)],
+    },
+    vec: [0.05, 0.98, 0, 0],
+  },
+  {
+    part: {
+      mpn: 'GRM188R71H104KA93D', manufacturer: 'Murata', description: 'Multilayer ceramic capacitor 0.1uF 50V X7R',
+      category: CERAMIC, package: '0603', status: 'Active',
+      specs: [{ name: 'Capacitance', value: '100nF' }, { name: 'Voltage Rating', value: '50V' }],
+      offers: [offer(250000, 0.004)],
+    },
+    vec: [0, 0, 1, 0],
+  },
+  {
+    part: {
+      mpn: 'T491A106K010AT', manufacturer: 'KEMET', description: 'Tantalum capacitor 10uF 10V',
+      category: TANTALUM, package: '1206', status: 'Obsolete',
+      specs: [{ name: 'Capacitance', value: '10µF' }, { name: 'Voltage Rating', value: '10V' }],
+      offers: [offer(0, 0.12)],
+    },
+    vec: [0, 0.1, 0.95, 0],
+  },
+  {
+    part: {
+      mpn: 'MCP6002T-I/SN', manufacturer: 'Microchip Technology', description: 'Dual 1 MHz rail-to-rail op amp',
+      category: OP_AMPS, package: 'SOIC-8', status: 'Active', aliases: ['MCP6002T-I/SN-ND'],
+      specs: [{ name: 'Channels', value: '2' }, { name: 'Supply Voltage', value: '1.8 V to 6 V' }],
+      offers: [offer(3000, 0.28)],
+    },
+    vec: [0.9, 0.1, 0, 0.1],
+  },
+  {
+    part: {
+      mpn: 'STM32F103C8T6', manufacturer: 'STMicroelectronics', description: 'ARM Cortex-M3 microcontroller 64 KB flash',
+      category: MCUS, package: 'LQFP-48', status: 'Active',
+      specs: [{ name: 'Core', value: 'ARM Cortex-M3' }], offers: [offer(900, 2.5)],
+    },
+    vec: [0, 0, 0, 1],
+  },
+];
+
+function build() {
+  const mfrs = ManufacturerRegistry.from([{ name: 'Texas Instruments', aliases: ['TI'] }]);
+  const tree = new CategoryTree();
+  const normaliser = new PartNormaliser(mfrs, tree);
+  const parts: IndexedPart[] = DUMP.map((d) => ({ record: normaliser.normalise(d.part), embedding: Float32Array.from(d.vec) }));
+  const meta = (n: number): CatalogMeta => ({
+    version: '',
+    created_at: new Date().toISOString(),
+    parts: n,
+    embedding: { model: 'test-4d', dims: 4 },
+    categories: tree.toJSON(),
+    manufacturers: mfrs.toJSON(),
+    lists: [],
+  });
+  return { parts, meta };
+}
+
+async function os<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${OPENSEARCH_URL}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as T;
+}
+
+async function versionIndices(prefix: string): Promise<string[]> {
+  const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-parts-v*`);
+  return r.indices.map((i) => i.name).sort();
+}
+
+async function aliasTarget(prefix: string): Promise<string[]> {
+  const r = await os<Record<string, unknown>>('GET', `/_alias/${prefix}-parts`);
+  return 'error' in r ? [] : Object.keys(r);
+}
+
+/**
+ * A proxy in front of OpenSearch that misbehaves on `_bulk` requests as scripted:
+ * '429' answers Too Many Requests, 'reset' drops the connection, 'item429' answers with every
+ * item rejected (es_rejected_execution_exception); anything else is forwarded.
+ */
+async function flakyProxy(target: string) {
+  const script: ('429' | 'reset' | 'item429')[] = [];
+  let bulkRequests = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks);
+        if (req.url?.includes('/_bulk')) {
+          bulkRequests++;
+          const step = script.shift();
+          if (step === 'reset') return req.socket.destroy();
+          if (step === '429') {
+            res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+            return res.end(JSON.stringify({ error: { type: 'es_rejected_execution_exception', reason: 'queue full' }, status: 429 }));
+          }
+          if (step === 'item429') {
+            const n = body.toString('utf8').split('\n').filter(Boolean).length / 2;
+            const item = { index: { status: 429, error: { type: 'es_rejected_execution_exception', reason: 'rejected execution' } } };
+            res.writeHead(200, { 'content-type': 'application/json' });
+            return res.end(JSON.stringify({ errors: true, items: Array.from({ length: n }, () => item) }));
+          }
+        }
+        const upstream = await fetch(`${target}${req.url}`, {
+          method: req.method,
+          headers: req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {},
+          body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body,
+        });
+        const text = await upstream.text();
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    script,
+    bulkRequests: () => bulkRequests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () => {
+  const prefix = `pstest-${randomBytes(4).toString('hex')}`;
+  const { parts, meta } = build();
+  const byMpn = (mpn: string): PartRecord => parts.find((p) => p.record.mpn === mpn)!.record;
+  let engine: SearchEngine;
+  let v1 = '';
+
+  beforeAll(async () => {
+    engine = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+    await engine.init();
+    await engine.init();
+    const loader = await engine.beginLoad({ embeddingDims: 4 });
+    expect(await loader.write(parts.slice(0, 6))).toEqual([]);
+    expect(await loader.write(parts.slice(6))).toEqual([]);
+    const counts = await loader.countsBy('manufacturer');
+    expect(counts.get('texas-instruments')).toBe(3);
+    v1 = (await loader.finish(meta(parts.length), parts.length)).version;
+  }, T);
+
+  afterAll(async () => {
+    await engine?.close();
+    const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-*`);
+    for (const i of r.indices) await os('DELETE', `/${i.name}`);
+  }, T);
+
+  it('makes the first load live behind the alias', async () => {
+    expect(v1).toBe(`${prefix}-parts-v1`);
+    expect(await aliasTarget(prefix)).toEqual([v1]);
+    expect(await engine.info()).toEqual({ kind: 'opensearch', version: v1, previous: null, parts: 10, vectors: true });
+    const m = await engine.meta();
+    expect(m?.version).toBe(v1);
+    expect(m?.parts).toBe(10);
+  });
+
+  it('looks MPN keys up exactly, by prefix (shorter key first), by substring and fuzzily', async () => {
+    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([
+      { id: byMpn('LM358DR').id, matched: 'LM358DR', alias: false },
+    ]);
+    expect(await engine.mpnLookup({ key: 'LM358DRTI', mode: 'exact', limit: 5 })).toEqual([
+      { id: byMpn('LM358DR').id, matched: 'LM358DRTI', alias: true },
+    ]);
+    expect(await engine.mpnLookup({ key: 'LM358DRTI', mode: 'exact', limit: 5, aliases: false })).toEqual([]);
+    const prefixHits = await engine.mpnLookup({ key: 'LM358', mode: 'prefix', limit: 10 });
+    expect(prefixHits.map((h) => h.matched)).toEqual(['LM358', 'LM358P', 'LM358DR']);
+    expect((await engine.mpnLookup({ key: 'MCP6002TISNN', mode: 'prefix', limit: 10 }))).toEqual([
+      { id: byMpn('MCP6002T-I/SN').id, matched: 'MCP6002TISNND', alias: true },
+    ]);
+    const infix = await engine.mpnLookup({ key: '358', mode: 'infix', limit: 10 });
+    expect(infix.map((h) => h.matched)).toEqual(['LM358', 'LM358P', 'LM358DR']);
+    expect((await engine.mpnLookup({ key: '06', mode: 'infix', limit: 10 })).map((h) => h.matched)).toEqual([
+      'RC0603FR071KL',
+      'RC0603FR0710KL',
+      'T491A106K010AT',
+    ]);
+    const fuzzy = await engine.mpnLookup({ key: 'LM358DT', mode: 'fuzzy', limit: 10 });
+    expect(fuzzy.map((h) => h.matched)).toEqual(['LM358DR', 'LM358P', 'LM358']);
+    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'prefix', limit: 5, filters: { manufacturers: ['onsemi'] } })).toEqual([]);
+  });
+
+  it('searches text with OR semantics, exact totals and paging; no text sorts by stock', async () => {
+    const r = await engine.textSearch({ text: 'operational amplifier', filters: {}, limit: 2, offset: 0 });
+    expect(r.total).toBe(3);
+    expect(r.hits).toHaveLength(2);
+    const rest = await engine.textSearch({ text: 'operational amplifier', filters: {}, limit: 2, offset: 2 });
+    expect(rest.hits).toHaveLength(1);
+    const all = await engine.textSearch({ text: null, filters: { inStock: true }, limit: 3, offset: 0 });
+    expect(all.total).toBe(8);
+    expect(all.hits.map((h) => h.id)).toEqual(['GRM188R71H104KA93D', 'RC0603FR-0710KL', 'RC0603FR-071KL'].map((m) => byMpn(m).id));
+    expect((await engine.textSearch({ text: '!!!', filters: {}, limit: 3, offset: 0 })).total).toBe(0);
+    // Sentence-final words and dotted values are tokens: "0.1uF", "amplifier".
+    expect((await engine.textSearch({ text: '0.1uF', filters: {}, limit: 3, offset: 0 })).hits[0]?.id).toBe(byMpn('GRM188R71H104KA93D').id);
+  });
+
+  it('applies category subtrees, spec values and ranges, price and status filters', async () => {
+    const count = async (filters: Parameters<SearchEngine['textSearch']>[0]['filters']) =>
+      (await engine.textSearch({ text: null, filters, limit: 0, offset: 0 })).total;
+    expect(await count({ categories: ['passive-components'] })).toBe(4);
+    expect(await count({ categories: ['passive-components/capacitors'], excludeCategories: ['passive-components/capacitors/tantalum-capacitors'] })).toBe(1);
+    expect(await count({ specs: [{ name: 'Channels', values: ['2'] }] })).toBe(4);
+    expect(await count({ specs: [{ name: 'Supply Voltage', range: { gte: 2, lte: 40 } }] })).toBe(1);
+    expect(await count({ specs: [{ name: 'Resistance', range: { gt: 1000 } }] })).toBe(1);
+    expect(await count({ status: ['obsolete', 'nrnd'] })).toBe(2);
+    expect(await count({ maxPriceUsd: 0.01 })).toBe(3);
+    expect(await count({ manufacturers: ['texas-instruments'], inStock: true })).toBe(2);
+  });
+
+  it('ranks by cosine similarity with the filters applied inside the kNN search', async () => {
+    const hits = await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {});
+    // cos([1,0,0,0], [0.97,0.05,0.05,0]) = 0.9974 beats LM358DR's 0.9950.
+    expect(hits.map((h) => h.id)).toEqual(['LM358', 'LM358DR', 'LM358P'].map((m) => byMpn(m).id));
+    expect(hits[0]!.score).toBeGreaterThan(0.99);
+    expect(hits[0]!.score).toBeLessThanOrEqual(1);
+    const filtered = await engine.knn(Float32Array.from([1, 0, 0, 0]), 5, { categories: ['passive-components/resistors'] });
+    expect(filtered.map((h) => h.id).sort()).toEqual([byMpn('RC0603FR-0710KL').id, byMpn('RC0603FR-071KL').id].sort());
+    expect(filtered[0]!.score).toBeCloseTo(0.05 / Math.hypot(0.05, 0.98), 4);
+  });
+
+  it('computes facets over the whole filtered set', async () => {
+    const f = await engine.facets({ text: null, filters: { categories: ['passive-components'] }, specValues: ['Capacitance', 'Resistance'], size: 5 });
+    expect(f.total).toBe(4);
+    expect(f.specNames).toEqual({ Capacitance: 2, Resistance: 2, Tolerance: 2, 'Voltage Rating': 2 });
+    expect(f.specValues.Resistance).toEqual({
+      values: [{ value: '1 kΩ', count: 1 }, { value: '10 kΩ', count: 1 }],
+      min: 1000,
+      max: 10000,
+      unit: 'Ω',
+    });
+    expect(f.specValues.Capacitance?.min).toBeCloseTo(1e-7);
+    expect(f.manufacturers).toEqual([{ slug: 'yageo', count: 2 }, { slug: 'kemet', count: 1 }, { slug: 'murata', count: 1 }]);
+    expect(f.categories).toEqual([
+      { slug: 'passive-components/resistors/chip-resistors', count: 2 },
+      { slug: 'passive-components/capacitors/ceramic-capacitors', count: 1 },
+      { slug: 'passive-components/capacitors/tantalum-capacitors', count: 1 },
+    ]);
+  });
+
+  it('returns records in the order asked and finds parts by slug, exactly or ignoring case', async () => {
+    const a = byMpn('STM32F103C8T6');
+    const b = byMpn('LM358P');
+    expect((await engine.getParts([a.id, 12345, b.id])).map((p) => p.mpn)).toEqual(['STM32F103C8T6', 'LM358P']);
+    const mcp = byMpn('MCP6002T-I/SN');
+    expect(await engine.getPartBySlug(mcp.manufacturer.slug, 'MCP6002T-I_SN')).toEqual({ part: mcp, exact: true });
+    expect(await engine.getPartBySlug(mcp.manufacturer.slug, 'mcp6002t-i_sn')).toEqual({ part: mcp, exact: false });
+    expect(await engine.getPartBySlug('yageo', 'MCP6002T-I_SN')).toBeNull();
+  });
+
+  it('updates list memberships in place', async () => {
+    const ids = ['LM358DR', 'LM358P'].map((m) => byMpn(m).id);
+    await engine.setListMembership('lst_test', ids);
+    expect((await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 })).total).toBe(2);
+    await engine.setListMembership('lst_test', [ids[1]!]);
+    const r = await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 });
+    expect(r.hits.map((h) => h.id)).toEqual([ids[1]]);
+    expect((await engine.getParts([ids[0]!, ids[1]!])).map((p) => p.lists)).toEqual([[], ['lst_test']]);
+  }, T);
+
+  it('leaves the alias untouched when the count check fails', async () => {
+    const loader = await engine.beginLoad({ embeddingDims: 4 });
+    await loader.write(parts.slice(0, 3));
+    await expect(loader.finish(meta(4), 4)).rejects.toThrow(/holds 3 parts, expected 4/);
+    expect(await aliasTarget(prefix)).toEqual([v1]);
+    expect((await engine.info()).version).toBe(v1);
+    await loader.abort();
+    expect(await versionIndices(prefix)).toEqual([v1]);
+  }, T);
+
+  it('reports records OpenSearch rejects by id, MPN and manufacturer, and loads the rest', async () => {
+    const loader = await engine.beginLoad({ embeddingDims: 4 });
+    const bad: IndexedPart = { record: parts[4]!.record, embedding: Float32Array.from([1, 2, 3]) };
+    const failures = await loader.write([parts[0]!, bad, parts[1]!]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ id: bad.record.id, mpn: 'RC0603FR-0710KL', manufacturer: 'Yageo' });
+    expect(failures[0]!.reason).toMatch(/mapper_parsing_exception|dimension/i);
+    await expect(loader.write([bad])).rejects.toThrow(/RC0603FR-0710KL/);
+    await loader.abort();
+    expect(await versionIndices(prefix)).toEqual([v1]);
+  }, T);
+
+  it('retries bulk requests on 429 and connection resets, and items rejected with 429', async () => {
+    const proxy = await flakyProxy(OPENSEARCH_URL!);
+    const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 } });
+    try {
+      const loader = await flaky.beginLoad({ embeddingDims: 4 });
+      proxy.script.push('429', 'reset');
+      expect(await loader.write(parts.slice(0, 5))).toEqual([]);
+      expect(proxy.bulkRequests()).toBe(3);
+      proxy.script.push('item429');
+      expect(await loader.write(parts.slice(5))).toEqual([]);
+      expect(proxy.bulkRequests()).toBe(5);
+      const counts = await loader.countsBy('category');
+      expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(10);
+      await loader.abort();
+    } finally {
+      await flaky.close();
+      await proxy.close();
+    }
+    expect(await versionIndices(prefix)).toEqual([v1]);
+  }, T);
+
+  it('swaps the alias to a new version, keeps one previous version and rolls back', async () => {
+    const loader = await engine.beginLoad({ embeddingDims: null });
+    const rest = parts.slice(1);
+    expect(await loader.write(rest)).toEqual([]);
+    const { version: v2, count } = await loader.finish(meta(rest.length), rest.length);
+    expect(count).toBe(9);
+    expect(v2).not.toBe(v1);
+    expect(await aliasTarget(prefix)).toEqual([v2]);
+    expect(await engine.info()).toEqual({ kind: 'opensearch', version: v2, previous: v1, parts: 9, vectors: false });
+    expect((await engine.meta())?.version).toBe(v2);
+    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
+    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([]);
+
+    expect(await engine.rollback()).toEqual({ from: v2, to: v1 });
+    expect(await aliasTarget(prefix)).toEqual([v1]);
+    expect(await engine.info()).toMatchObject({ version: v1, previous: v2, parts: 10, vectors: true });
+    expect((await engine.meta())?.version).toBe(v1);
+    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toHaveLength(1);
+
+    // A new load replaces v1's successor as "previous": v2 goes, v1 stays for rollback.
+    const again = await engine.beginLoad({ embeddingDims: 4 });
+    await again.write(parts);
+    const { version: v3 } = await again.finish(meta(parts.length), parts.length);
+    expect(await versionIndices(prefix)).toEqual([v1, v3].sort());
+    expect(await engine.info()).toMatchObject({ version: v3, previous: v1 });
+    const saved = { ...meta(parts.length), lists: [] };
+    await engine.saveMeta(saved);
+    expect((await engine.meta())?.version).toBe(v3);
+  }, T);
+});

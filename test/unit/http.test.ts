@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import type { AppServices } from '../../src/http/services.ts';
+import { silentLogger } from '../../src/log.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
+import { startServer } from '../support/server.ts';
+
+describe('HTTP skeleton', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let services: AppServices;
+  beforeAll(async () => {
+    const dir = tempDir();
+    const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    await runIngest({ engine, embedder: null, parts: [SMALL.parts], reportFile: path.join(dir, 'r.jsonl') });
+    services = {
+      config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none' }),
+      engine,
+      embedder: null,
+      embedderMessage: 'no embedding model configured: lexical-only search',
+      log: silentLogger,
+    };
+    server = await startServer(services);
+  });
+  afterAll(async () => {
+    await server.close();
+    await services.engine.close();
+  });
+
+  it('GET /health answers the spec Health object, nothing more', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['status', 'timestamp', 'version']);
+    expect(body).toMatchObject({ status: 'ok', version: '0.1.0' });
+    expect(new Date(body.timestamp as string).toISOString()).toBe(body.timestamp);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
+  it('echoes a sane client request id', async () => {
+    const res = await fetch(`${server.url}/health`, { headers: { 'X-Request-Id': 'client-trace-0001' } });
+    expect(res.headers.get('x-request-id')).toBe('client-trace-0001');
+  });
+
+  it('says in diagnostics that search runs lexical-only without a model', async () => {
+    const res = await fetch(`${server.url}/v1/diagnostics`);
+    const body = (await res.json()) as Record<string, any>;
+    expect(body).toMatchObject({
+      engine: { kind: 'sqlite', parts: 12 },
+      search_mode: 'lexical-only',
+      embeddings: { model: null, message: 'no embedding model configured: lexical-only search' },
+    });
+  });
+
+  it('answers an unknown route with the 404 envelope', async () => {
+    const res = await fetch(`${server.url}/v1/nothing-here`, { headers: { 'X-Request-Id': 'trace-404-abc' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: { type: 'not_found', message: 'No route for GET /v1/nothing-here.', request_id: 'trace-404-abc' },
+    });
+  });
+});
