@@ -61,10 +61,11 @@ stamp() {
 
 # 1. Maven: resolve everything into $DL (skipped entirely once $DL is complete).
 fetch_artifacts() {
-  if [[ -f "$DL/.complete" ]]; then return; fi
+  local want; want="pom=$(cksum <"$POM" | cut -d' ' -f1)"
+  if [[ -f "$DL/.complete" && "$(cat "$DL/.complete")" == "$want" ]]; then return; fi
   log "fetching OpenSearch $VERSION, opensearch-knn $KNN_VERSION, lang-painless and analysis-common from Maven Central"
   rm -rf "$DL.tmp" && mkdir -p "$DL.tmp"
-  local mvn_args=(-B -q -f "$POM" dependency:copy-dependencies -DoutputDirectory="$DL.tmp"
+  local mvn_args=(-B -q -Dstyle.color=never -f "$POM" dependency:copy-dependencies -DoutputDirectory="$DL.tmp"
     -Dopensearch.version="$VERSION" -Dknn.version="$KNN_VERSION")
   # Offline first (everything may already be in ~/.m2), then online.
   if ! mvn -o "${mvn_args[@]}" >/dev/null 2>&1; then
@@ -76,7 +77,7 @@ fetch_artifacts() {
     "opensearch-scripting-painless-spi-$VERSION.jar" "analysis-common-$VERSION.jar"; do
     [[ -f "$DL.tmp/$f" ]] || { log "Maven did not deliver $f"; exit 1; }
   done
-  touch "$DL.tmp/.complete"
+  echo "$want" >"$DL.tmp/.complete"
   rm -rf "$DL" && mv "$DL.tmp" "$DL"
 }
 
@@ -199,7 +200,9 @@ start() {
     "$home/bin/opensearch" -d -p "$PIDFILE" \
     -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 -Ehttp.port="$PORT" \
     -Etransport.port=$((PORT + 100)) -Epath.data="$RUN_DIR/data" -Epath.logs="$RUN_DIR/logs" \
-    -Ecluster.name=partsearch-dev -Ecluster.routing.allocation.disk.threshold_enabled=false
+    -Ecluster.name=partsearch-dev -Ecluster.routing.allocation.disk.threshold_enabled=false \
+    </dev/null >"$RUN_DIR/logs/console.log" 2>&1 \
+    || { log "OpenSearch failed to start:"; tail -n 40 "$RUN_DIR/logs/console.log" >&2; exit 1; }
   local i pid
   for i in $(seq 1 120); do
     if health green 1s >/dev/null; then log "OpenSearch $VERSION is green on $URL"; return; fi
@@ -209,7 +212,7 @@ start() {
     sleep 1
   done
   log "OpenSearch did not become green; last log lines:"
-  tail -n 40 "$RUN_DIR/logs/partsearch-dev.log" >&2 || true
+  tail -n 40 "$RUN_DIR/logs/partsearch-dev.log" >&2 || tail -n 40 "$RUN_DIR/logs/console.log" >&2 || true
   exit 1
 }
 
@@ -230,6 +233,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   fetch) fetch ;;
-  status) health yellow 1s && echo ;;
+  status) health yellow 1s && echo || { log "OpenSearch does not answer on $URL"; exit 1; } ;;
   *) echo "usage: $0 start|stop|status|fetch" >&2; exit 2 ;;
 esac
