@@ -100,12 +100,22 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
 
   const state = () => ({ read, indexed: written.size, rejected: report.counts.rejected, bytes, totalBytes });
 
+  // One embedding call at a time: the model already uses every core, and two concurrent calls only
+  // fight over them. Parsing the next batch and writing the previous one overlap with it.
+  let embedChain: Promise<unknown> = Promise.resolve();
+
   async function processBatch(batch: PartRecord[]): Promise<void> {
     let vectors: (Float32Array | null)[] = batch.map(() => null);
     if (o.embedder) {
-      const t0 = performance.now();
-      vectors = await o.embedder.embed(batch.map(embeddingText));
-      embedMs += performance.now() - t0;
+      const embedder = o.embedder;
+      const run = embedChain.then(async () => {
+        const t0 = performance.now();
+        const v = await embedder.embed(batch.map(embeddingText));
+        embedMs += performance.now() - t0;
+        return v;
+      });
+      embedChain = run.catch(() => undefined);
+      vectors = await run;
     }
     const items: IndexedPart[] = batch.map((record, i) => ({ record, embedding: vectors[i] ?? null }));
     // Writes stay in order (a later duplicate must land after the earlier record).
