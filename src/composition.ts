@@ -2,7 +2,10 @@
  * The composition root: the only place that reads the configuration to choose adapters (search
  * engine, embedder; later the job queue, LLM and account store). Everything else gets them passed in.
  */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import type { AccountStore, Throttle } from './accounts/port.ts';
 import type { Config } from './config.ts';
 import { loadEmbedder } from './embeddings/index.ts';
 import type { Embedder } from './embeddings/port.ts';
@@ -23,6 +26,36 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
   return engine;
 }
 
+/** The secret mixed into stored key hashes: PARTSEARCH_KEY_PEPPER, else a file made once in the data dir. */
+export function keyPepper(config: Config): Buffer {
+  if (config.keyPepper) return Buffer.from(config.keyPepper, 'utf8');
+  const file = path.join(config.dataDir, '.key-pepper');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'utf8');
+}
+
+export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle }> {
+  const a = await import('./accounts/index.ts');
+  const pepper = keyPepper(config);
+  if (config.redisUrl) {
+    return {
+      accounts: a.createRedisAccountStore({ url: config.redisUrl, pepper }),
+      throttle: a.createRedisThrottle({ url: config.redisUrl }),
+    };
+  }
+  return {
+    accounts: a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper }),
+    throttle: a.createMemoryThrottle(),
+  };
+}
+
 export async function createServices(config: Config, opts: { log?: Logger; embedder?: boolean } = {}): Promise<AppServices> {
   const log = opts.log ?? createLogger(config.logLevel);
   const engine = await createEngine(config);
@@ -33,10 +66,13 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
     embedder = status.embedder;
     embedderMessage = status.message;
   }
-  return { config, engine, embedder, embedderMessage, log };
+  const { accounts, throttle } = await createAccounts(config);
+  return { config, engine, embedder, embedderMessage, log, accounts, throttle };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {
   await s.embedder?.close();
   await s.engine.close();
+  await s.accounts.close();
+  await s.throttle.close();
 }

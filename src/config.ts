@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_PRICES_USD, micros, type BillingConfig } from './accounts/billing.ts';
+import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
 
@@ -31,6 +33,10 @@ export interface Config {
   readonly embeddingBatchSize: number;
   /** Log level. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Prices, quotas, request cap and default throttle. */
+  readonly billing: BillingConfig;
+  /** Secret mixed into stored key hashes (HMAC); null: a per-data-dir secret file is used. */
+  readonly keyPepper: string | null;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +88,21 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v.replace(/\/+$/, '');
 }
 
+/** "class=value,class=value" over the usage classes, each value a non-negative number. */
+function classTable(env: Env, name: string): Partial<Record<UsageClass, number>> {
+  const v = str(env, name);
+  const out: Partial<Record<UsageClass, number>> = {};
+  if (v === null) return out;
+  for (const item of v.split(',')) {
+    const m = /^\s*([a-z_]+)\s*=\s*([0-9]*\.?[0-9]+)\s*$/.exec(item);
+    if (!m) throw new ConfigError(name, `must look like "part_records=0.002,ai_tokens=0.01", got "${item.trim()}"`);
+    const cls = m[1] as UsageClass;
+    if (!USAGE_CLASSES.includes(cls)) throw new ConfigError(name, `names an unknown class "${cls}" (known: ${USAGE_CLASSES.join(', ')})`);
+    out[cls] = Number(m[2]);
+  }
+  return out;
+}
+
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
 export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
 
@@ -118,6 +139,17 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+    billing: Object.freeze({
+      prices: Object.freeze(
+        Object.fromEntries(
+          Object.entries({ ...DEFAULT_PRICES_USD, ...classTable(env, 'PRICES_USD') }).map(([k, v]) => [k, micros(v)]),
+        ) as Record<UsageClass, number>,
+      ),
+      quotas: Object.freeze(classTable(env, 'MONTHLY_QUOTAS')),
+      monthlyRequestCap: int(env, 'MONTHLY_REQUEST_CAP', 100_000, 1, 1_000_000_000),
+      defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    }),
+    keyPepper: str(env, 'PARTSEARCH_KEY_PEPPER'),
   });
 }
 

@@ -1,13 +1,14 @@
 /**
  * The one error catalogue: domain code throws an ApiError with a code; the error middleware renders
- * it. Each code has one HTTP status and one body form (README "Errors"):
+ * it. Each code has one HTTP status and one body form (README "API notes"):
  *   - validation_error -> 422, validation form {detail: [{loc, msg, type, input?, ctx?}]}
  *   - every other code -> envelope form {error: {type, message, request_id}}
  */
 export const ERROR_CODES = {
   validation_error: 422,
-  unauthorized: 401,
-  forbidden: 403,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  insufficient_scope: 403,
   subscription_required: 403,
   insufficient_credit: 402,
   usage_limit_exceeded: 402,
@@ -16,8 +17,8 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
-  engine_unavailable: 503,
   internal_error: 500,
+  engine_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -8,6 +8,7 @@ import { createApp } from '../http/app.ts';
 import type { AppServices } from '../http/services.ts';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
+import { CAPABILITIES } from '../accounts/port.ts';
 import type { Command } from './args.ts';
 import { printSummary } from './ingest.ts';
 
@@ -78,6 +79,22 @@ export async function ensureSample(s: AppServices, config: Config): Promise<void
   printSummary(summary);
 }
 
+/** First start of the quick start: a local account and a development key, printed once. */
+export async function ensureDevKey(s: AppServices): Promise<void> {
+  if ((await s.accounts.listAccounts()).length > 0) return;
+  const account = await s.accounts.createAccount({ name: 'local', subscription: true });
+  const { secret, key } = await s.accounts.createKey({
+    account_id: account.id,
+    name: 'development',
+    capabilities: [...CAPABILITIES],
+    rate_limit_per_minute: s.config.billing.defaultRateLimitPerMinute,
+  });
+  process.stdout.write(
+    `\nCreated account "local" (5 USD credit, subscription on) and a development API key (${key.id}), shown only this once:\n\n    ${secret}\n\n` +
+      `Try: curl -s -H "Authorization: Bearer ${secret}" http://${s.config.host}:${s.config.port}/v1/diagnostics\n\n`,
+  );
+}
+
 export const startCommand: Command = {
   name: 'start',
   summary: 'Load the sample catalogue when the store is empty, then serve (what npm start runs)',
@@ -88,6 +105,7 @@ export const startCommand: Command = {
     const config = loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
     const s = await createServices(config);
     await ensureSample(s, config);
+    await ensureDevKey(s);
     return serveUntilSignal(s);
   },
 };

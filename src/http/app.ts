@@ -1,22 +1,38 @@
-/** Builds the Koa application from services: middleware order, then routes. No adapter imports here. */
+/** Builds the Koa application from services: middleware order, then the declared routes. No adapter imports here. */
+import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { createGuard } from './middleware/guard.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
+import { buildOpenApi } from './openapi.ts';
+import { mountRoutes, type RouteSpec } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
+import { partDetailRoutes } from './routes/part-detail.ts';
+import { usageRoutes } from './routes/usage.ts';
 import type { AppServices } from './services.ts';
+
+/** Every declared route of the API, in documentation order. */
+export function apiRoutes(s: AppServices): RouteSpec[] {
+  return [...healthRoutes(s), ...usageRoutes(s), ...partDetailRoutes(s)];
+}
 
 export function createApp(s: AppServices): Koa {
   const app = new Koa();
   app.proxy = false;
   // Koa's default handler prints errors as text; ours renders them all.
   app.silent = true;
+  const routes = apiRoutes(s);
+  const openapi = buildOpenApi(routes);
+  const router = new Router();
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+  mountRoutes(router, routes, createGuard(s));
   app.use(requestId());
   app.use(errorHandler(s.log));
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
-  for (const router of [healthRoutes(s)]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
   return app;
 }

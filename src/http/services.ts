@@ -1,4 +1,5 @@
 /** What the HTTP layer receives from the composition root. */
+import type { AccountStore, Throttle } from '../accounts/port.ts';
 import type { Config } from '../config.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
@@ -11,4 +12,6 @@ export interface AppServices {
   /** Why search is hybrid or lexical-only. */
   embedderMessage: string;
   log: Logger;
+  accounts: AccountStore;
+  throttle: Throttle;
 }

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
+import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { startServer } from '../support/server.ts';
 
@@ -21,6 +22,8 @@ describe('HTTP skeleton', () => {
       embedder: null,
       embedderMessage: 'no embedding model configured: lexical-only search',
       log: silentLogger,
+      accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
+      throttle: createMemoryThrottle(),
     };
     server = await startServer(services);
   });
@@ -45,7 +48,9 @@ describe('HTTP skeleton', () => {
   });
 
   it('says in diagnostics that search runs lexical-only without a model', async () => {
-    const res = await fetch(`${server.url}/v1/diagnostics`);
+    const account = await services.accounts.createAccount({ name: 'diag' });
+    const { secret } = await services.accounts.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 });
+    const res = await fetch(`${server.url}/v1/diagnostics`, { headers: { Authorization: `Bearer ${secret}` } });
     const body = (await res.json()) as Record<string, any>;
     expect(body).toMatchObject({
       engine: { kind: 'sqlite', parts: 12 },
@@ -55,6 +60,7 @@ describe('HTTP skeleton', () => {
   });
 
   it('answers an unknown route with the 404 envelope', async () => {
+    // Unknown routes are answered before authentication: a 404 leaks nothing a caller could not guess.
     const res = await fetch(`${server.url}/v1/nothing-here`, { headers: { 'X-Request-Id': 'trace-404-abc' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({

@@ -3,30 +3,57 @@
  * GET /v1/diagnostics: what the service runs on: engine, index version, part count, and whether
  * search is hybrid or lexical-only (and why). An extension, documented in the README.
  */
-import Router from '@koa/router';
 import { SERVICE_VERSION } from '../../version.ts';
+import type { RouteSpec } from '../route.ts';
+import { healthSchema, requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
 
-export function healthRoutes(s: AppServices): Router {
-  const r = new Router();
-  r.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: SERVICE_VERSION, timestamp: new Date().toISOString() };
-  });
-  r.get('/v1/diagnostics', async (ctx) => {
-    const info = await s.engine.info();
-    const meta = await s.engine.meta();
-    ctx.body = {
-      version: SERVICE_VERSION,
-      engine: { kind: info.kind, index_version: info.version, previous_version: info.previous, parts: info.parts },
-      search_mode: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
-      embeddings: {
-        model: s.embedder?.model ?? null,
-        dims: s.embedder?.dims ?? null,
-        index_model: meta?.embedding.model ?? null,
-        message: s.embedderMessage,
+export function healthRoutes(s: AppServices): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/health',
+      operationId: 'getHealth',
+      summary: 'Service health',
+      tags: ['service'],
+      access: 'public',
+      responses: { 200: { description: 'The service is up.', schema: healthSchema } },
+      handler: () => ({ status: 'ok', version: SERVICE_VERSION, timestamp: new Date().toISOString() }),
+    },
+    {
+      method: 'GET',
+      path: '/v1/diagnostics',
+      operationId: 'getDiagnostics',
+      summary: 'Engine, index version and search mode (hybrid or lexical-only)',
+      tags: ['service'],
+      access: 'authenticated',
+      responses: {
+        200: {
+          description: 'What the service runs on.',
+          schema: {
+            type: 'object',
+            required: ['version', 'engine', 'search_mode', 'embeddings', 'request_id'],
+            properties: {
+              version: { type: 'string' },
+              engine: { type: 'object', properties: { kind: { type: 'string' }, index_version: { type: ['string', 'null'] }, previous_version: { type: ['string', 'null'] }, parts: { type: 'integer' } } },
+              search_mode: { enum: ['hybrid', 'lexical-only'] },
+              embeddings: { type: 'object', properties: { model: { type: ['string', 'null'] }, dims: { type: ['integer', 'null'] }, index_model: { type: ['string', 'null'] }, message: { type: 'string' } } },
+              request_id: requestIdSchema,
+            },
+          },
+        },
       },
-      request_id: ctx.state.requestId,
-    };
-  });
-  return r;
+      handler: async (ctx) => {
+        const info = await s.engine.info();
+        const meta = await s.engine.meta();
+        return {
+          version: SERVICE_VERSION,
+          engine: { kind: info.kind, index_version: info.version, previous_version: info.previous, parts: info.parts },
+          search_mode: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
+          embeddings: { model: s.embedder?.model ?? null, dims: s.embedder?.dims ?? null, index_model: meta?.embedding.model ?? null, message: s.embedderMessage },
+          request_id: ctx.state.requestId,
+        };
+      },
+    },
+  ];
 }

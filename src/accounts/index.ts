@@ -1,0 +1,9 @@
+/** The account layer: ports, the SQLite and Redis account stores, and the memory and Redis throttles. */
+export * from './port.ts';
+export { createSqliteAccountStore } from './sqlite-store.ts';
+export { createRedisAccountStore } from './redis-store.ts';
+export { createMemoryThrottle, type MemoryThrottle } from './memory-throttle.ts';
+export { createRedisThrottle } from './redis-throttle.ts';
+export { purgeRedisPrefix } from './redis-util.ts';
+export { KEY_PREFIX, displayPrefix, generateKeySecret, hashKey, hashesEqual, looksLikeKey } from './keys.ts';
+export { DEFAULT_CREDIT_MICROS, DuplicateAccountNameError, UnknownAccountError } from './validate.ts';

@@ -1,0 +1,339 @@
+/**
+ * The shared account store: Redis, used by every API process. Each operation that reads and then
+ * writes (account creation, credit, subscription, key creation and revocation, debit, request
+ * count) is one Lua script, which Redis runs atomically, so results are exact under any number of
+ * concurrent clients. Amounts travel as decimal strings and are changed with HINCRBY, so money stays
+ * in exact integers (Lua numbers are only used for comparisons, exact below 2^53).
+ *
+ * Keys (P = prefix, default "partsearch:"):
+ *   P acct:<id>                hash   id, name, subscription (0/1), balance_micros, created_at
+ *   P acct-names               hash   name -> account id (names are unique)
+ *   P accts                    zset   account ids by creation sequence
+ *   P key:<id>                 hash   id, account_id, name, key_hash, prefix, capabilities (JSON),
+ *                                     rate_limit_per_minute, created_at, revoked_at, last_used_at ("" = null)
+ *   P key-hashes               hash   key hash -> key id
+ *   P keys, P acct-keys:<acc>  zset   key ids by creation sequence (all / per account)
+ *   P seq                      string creation sequence
+ *   P usage:<acc>:<period>     hash   <class>:units, <class>:micros
+ *   P reqs:<acc>               hash   period -> request count
+ *   P ledger:<acc>             list   JSON entries (credits and debits with the balance after)
+ *   P refs:<acc>               hash   debit reference -> ledger position (idempotency)
+ *
+ * The scripts touch keys of several accounts' namespaces only through KEYS, but the store is written
+ * for a single Redis (or a primary with replicas), not Redis Cluster.
+ */
+import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitResult, UsageSummary } from './port.ts';
+import { USAGE_CLASSES } from './port.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import {
+  DEFAULT_CREDIT_MICROS,
+  DuplicateAccountNameError,
+  UnknownAccountError,
+  checkCapabilities,
+  checkCount,
+  checkDebit,
+  checkMicros,
+  checkText,
+  emptyUsage,
+  needsLastUsedUpdate,
+  parseCapabilities,
+} from './validate.ts';
+import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
+
+const CREATE_ACCOUNT = `
+-- KEYS: acct, names, accts, seq, ledger  ARGV: id, name, subscription, balance, created_at, ledger entry prefix
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+local seq = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'name', ARGV[2], 'subscription', ARGV[3], 'balance_micros', ARGV[4], 'created_at', ARGV[5])
+redis.call('ZADD', KEYS[3], seq, ARGV[1])
+if ARGV[4] ~= '0' then redis.call('RPUSH', KEYS[5], ARGV[6] .. ',"balance_after":' .. ARGV[4] .. '}') end
+return 1
+`;
+
+const ADD_CREDIT = `
+-- KEYS: acct, ledger  ARGV: amount, ledger entry prefix
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HINCRBY', KEYS[1], 'balance_micros', ARGV[1])
+local bal = redis.call('HGET', KEYS[1], 'balance_micros')
+redis.call('RPUSH', KEYS[2], ARGV[2] .. ',"balance_after":' .. bal .. '}')
+return redis.call('HGETALL', KEYS[1])
+`;
+
+const SET_SUBSCRIPTION = `
+-- KEYS: acct  ARGV: 0/1
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'subscription', ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`;
+
+const CREATE_KEY = `
+-- KEYS: acct, key-hashes, key, keys, acct-keys, seq
+-- ARGV: id, hash, account_id, name, prefix, capabilities, rate, created_at
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+local seq = redis.call('INCR', KEYS[6])
+redis.call('HSET', KEYS[3], 'id', ARGV[1], 'account_id', ARGV[3], 'name', ARGV[4], 'key_hash', ARGV[2], 'prefix', ARGV[5],
+  'capabilities', ARGV[6], 'rate_limit_per_minute', ARGV[7], 'created_at', ARGV[8], 'revoked_at', '', 'last_used_at', '')
+redis.call('ZADD', KEYS[4], seq, ARGV[1])
+redis.call('ZADD', KEYS[5], seq, ARGV[1])
+return 1
+`;
+
+const REVOKE_KEY = `
+-- KEYS: key  ARGV: now
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local r = redis.call('HGET', KEYS[1], 'revoked_at')
+if not r or r == '' then redis.call('HSET', KEYS[1], 'revoked_at', ARGV[1]) end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+const TOUCH_KEY = `
+-- KEYS: key  ARGV: now
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'last_used_at', ARGV[1]) end
+return 1
+`;
+
+const DEBIT = `
+-- KEYS: acct, usage, refs, ledger
+-- ARGV: units, amount, -amount, quota ('' = none), class, reference ('' = none), ledger entry prefix
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, '0'} end
+local bal = redis.call('HGET', KEYS[1], 'balance_micros')
+if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[6]) == 1 then return {1, bal} end
+if tonumber(bal) < tonumber(ARGV[2]) then return {0, bal, 'insufficient_credit'} end
+if ARGV[4] ~= '' then
+  local used = tonumber(redis.call('HGET', KEYS[2], ARGV[5] .. ':units') or '0')
+  if used + tonumber(ARGV[1]) > tonumber(ARGV[4]) then return {0, bal, 'usage_limit_exceeded'} end
+end
+redis.call('HINCRBY', KEYS[1], 'balance_micros', ARGV[3])
+redis.call('HINCRBY', KEYS[2], ARGV[5] .. ':units', ARGV[1])
+redis.call('HINCRBY', KEYS[2], ARGV[5] .. ':micros', ARGV[2])
+bal = redis.call('HGET', KEYS[1], 'balance_micros')
+local n = redis.call('RPUSH', KEYS[4], ARGV[7] .. ',"balance_after":' .. bal .. '}')
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], n) end
+return {1, bal}
+`;
+
+const COUNT_REQUEST = `
+-- KEYS: acct, reqs  ARGV: period
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+`;
+
+const toAccount = (h: Record<string, string>): Account | null =>
+  h.id
+    ? {
+        id: h.id,
+        name: h.name ?? '',
+        subscription: h.subscription === '1',
+        balance_micros: Number(h.balance_micros ?? 0),
+        created_at: h.created_at ?? '',
+      }
+    : null;
+
+const toKey = (h: Record<string, string>): ApiKeyInfo | null =>
+  h.id
+    ? {
+        id: h.id,
+        account_id: h.account_id ?? '',
+        name: h.name ?? '',
+        capabilities: parseCapabilities(h.capabilities ?? '[]'),
+        rate_limit_per_minute: Number(h.rate_limit_per_minute ?? 0),
+        prefix: h.prefix ?? '',
+        created_at: h.created_at ?? '',
+        revoked_at: h.revoked_at || null,
+        last_used_at: h.last_used_at || null,
+      }
+    : null;
+
+/** The opening of a ledger entry's JSON; the script appends the balance after it and the closing brace. */
+function ledgerEntry(fields: Record<string, string | number | null>): string {
+  const json = JSON.stringify({ ...fields, at: new Date().toISOString() });
+  return json.slice(0, -1);
+}
+
+export function createRedisAccountStore(opts: { url: string; pepper: Buffer; prefix?: string }): AccountStore {
+  const pepper = checkPepper(opts.pepper);
+  const P = checkPrefix(opts.prefix ?? 'partsearch:');
+  const redis = connectRedis(opts.url);
+
+  const k = {
+    acct: (id: string) => `${P}acct:${id}`,
+    names: `${P}acct-names`,
+    accts: `${P}accts`,
+    seq: `${P}seq`,
+    key: (id: string) => `${P}key:${id}`,
+    keyHashes: `${P}key-hashes`,
+    keys: `${P}keys`,
+    acctKeys: (acc: string) => `${P}acct-keys:${acc}`,
+    usage: (acc: string, period: string) => `${P}usage:${acc}:${period}`,
+    reqs: (acc: string) => `${P}reqs:${acc}`,
+    ledger: (acc: string) => `${P}ledger:${acc}`,
+    refs: (acc: string) => `${P}refs:${acc}`,
+  };
+
+  const s = {
+    createAccount: defineScript(redis, 'psCreateAccount', 5, CREATE_ACCOUNT),
+    addCredit: defineScript(redis, 'psAddCredit', 2, ADD_CREDIT),
+    setSubscription: defineScript(redis, 'psSetSubscription', 1, SET_SUBSCRIPTION),
+    createKey: defineScript(redis, 'psCreateKey', 6, CREATE_KEY),
+    revokeKey: defineScript(redis, 'psRevokeKey', 1, REVOKE_KEY),
+    touchKey: defineScript(redis, 'psTouchKey', 1, TOUCH_KEY),
+    debit: defineScript(redis, 'psDebit', 4, DEBIT),
+    countRequest: defineScript(redis, 'psCountRequest', 2, COUNT_REQUEST),
+  };
+
+  const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
+
+  const many = async <T>(ids: string[], key: (id: string) => string, conv: (h: Record<string, string>) => T | null): Promise<T[]> => {
+    if (ids.length === 0) return [];
+    const pipe = redis.pipeline();
+    for (const id of ids) pipe.hgetall(key(id));
+    const out: T[] = [];
+    for (const [err, h] of (await pipe.exec()) ?? []) {
+      if (err) throw err;
+      const v = conv(h as Record<string, string>);
+      if (v) out.push(v);
+    }
+    return out;
+  };
+
+  return {
+    async createAccount(input) {
+      const name = checkText('name', input.name);
+      const balance = input.credit_micros === undefined ? DEFAULT_CREDIT_MICROS : checkMicros('credit_micros', input.credit_micros);
+      const account: Account = { id: newAccountId(), name, subscription: !!input.subscription, balance_micros: balance, created_at: new Date().toISOString() };
+      const entry = ledgerEntry({ kind: 'credit', amount_micros: balance, reference: 'initial credit' });
+      const r = await s.createAccount(
+        k.acct(account.id), k.names, k.accts, k.seq, k.ledger(account.id),
+        account.id, name, account.subscription ? '1' : '0', String(balance), account.created_at, entry,
+      );
+      if (Number(r) !== 1) throw new DuplicateAccountNameError(name);
+      return account;
+    },
+
+    getAccount,
+
+    async findAccount(idOrName) {
+      const byId = await getAccount(idOrName);
+      if (byId) return byId;
+      const id = await redis.hget(k.names, idOrName);
+      return id ? getAccount(id) : null;
+    },
+
+    async listAccounts() {
+      return many(await redis.zrange(k.accts, 0, -1), k.acct, toAccount);
+    },
+
+    async addCredit(accountId, micros) {
+      const amount = checkMicros('credit', micros, 1);
+      const r = await s.addCredit(k.acct(accountId), k.ledger(accountId), String(amount), ledgerEntry({ kind: 'credit', amount_micros: amount }));
+      const account = toAccount(pairsToRecord(r));
+      if (!account) throw new UnknownAccountError(accountId);
+      return account;
+    },
+
+    async setSubscription(accountId, on) {
+      const account = toAccount(pairsToRecord(await s.setSubscription(k.acct(accountId), on ? '1' : '0')));
+      if (!account) throw new UnknownAccountError(accountId);
+      return account;
+    },
+
+    async createKey(input): Promise<CreatedKey> {
+      const capabilities: Capability[] = checkCapabilities(input.capabilities);
+      const rate = checkCount('rate_limit_per_minute', input.rate_limit_per_minute, 1);
+      const name = checkText('key name', input.name);
+      const accountId = checkText('account_id', input.account_id);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const secret = generateKeySecret();
+        const key: ApiKeyInfo = {
+          id: newKeyId(),
+          account_id: accountId,
+          name,
+          capabilities,
+          rate_limit_per_minute: rate,
+          prefix: displayPrefix(secret),
+          created_at: new Date().toISOString(),
+          revoked_at: null,
+          last_used_at: null,
+        };
+        const r = Number(
+          await s.createKey(
+            k.acct(accountId), k.keyHashes, k.key(key.id), k.keys, k.acctKeys(accountId), k.seq,
+            key.id, hashKey(secret, pepper), accountId, name, key.prefix, JSON.stringify(capabilities), String(rate), key.created_at,
+          ),
+        );
+        if (r === -1) throw new UnknownAccountError(accountId);
+        if (r === 1) return { key, secret };
+        // r === 0: a hash collision (practically impossible with 256 random bits); draw another secret.
+      }
+      throw new Error('accounts: could not create a unique key');
+    },
+
+    async listKeys(accountId) {
+      const ids = await redis.zrange(accountId === undefined ? k.keys : k.acctKeys(accountId), 0, -1);
+      return many(ids, k.key, toKey);
+    },
+
+    async revokeKey(keyId) {
+      return toKey(pairsToRecord(await s.revokeKey(k.key(keyId), new Date().toISOString())));
+    },
+
+    async authenticate(secret) {
+      if (!looksLikeKey(secret)) return null;
+      const hash = hashKey(secret, pepper);
+      const keyId = await redis.hget(k.keyHashes, hash);
+      if (!keyId) return null;
+      const h = await redis.hgetall(k.key(keyId));
+      const key = toKey(h);
+      if (!key || !hashesEqual(h.key_hash ?? '', hash) || key.revoked_at !== null) return null;
+      const account = await getAccount(key.account_id);
+      if (!account) return null;
+      const now = Date.now();
+      if (needsLastUsedUpdate(key.last_used_at, now)) {
+        key.last_used_at = new Date(now).toISOString();
+        await s.touchKey(k.key(key.id), key.last_used_at);
+      }
+      return { key, account };
+    },
+
+    async debit(req): Promise<DebitResult> {
+      const d = checkDebit(req);
+      const entry = ledgerEntry({
+        kind: 'debit',
+        amount_micros: -d.amount_micros,
+        usage_class: d.usage_class,
+        units: d.units,
+        period: d.period,
+        reference: d.reference,
+      });
+      const r = await s.debit(
+        k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id),
+        String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry,
+      );
+      if (!Array.isArray(r)) throw new Error('accounts: unexpected reply from the debit script');
+      const status = Number(r[0]);
+      const balance = Number(r[1]);
+      if (status === -1) throw new UnknownAccountError(d.account_id);
+      if (status === 1) return { ok: true, balance_micros: balance };
+      const reason = r[2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit';
+      return { ok: false, reason, balance_micros: balance };
+    },
+
+    async usage(accountId, period): Promise<UsageSummary> {
+      const summary = emptyUsage(period);
+      const h = await redis.hgetall(k.usage(accountId, period));
+      for (const c of USAGE_CLASSES) summary.by_class[c] = { units: Number(h[`${c}:units`] ?? 0), amount_micros: Number(h[`${c}:micros`] ?? 0) };
+      return summary;
+    },
+
+    async countRequest(accountId, period) {
+      const n = Number(await s.countRequest(k.acct(accountId), k.reqs(accountId), checkText('period', period)));
+      if (n < 0) throw new UnknownAccountError(accountId);
+      return n;
+    },
+
+    async close() {
+      await quitRedis(redis);
+    },
+  };
+}

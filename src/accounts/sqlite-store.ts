@@ -1,0 +1,333 @@
+/**
+ * The embedded account store: one SQLite file of its own (not the catalogue database). Every
+ * change of money is one `BEGIN IMMEDIATE` transaction, so a debit checks the balance and the
+ * monthly quota and applies itself without any other writer in between, in this process or in
+ * another one using the same file (busy_timeout makes the others wait).
+ *
+ * Tables: accounts, api_keys (unique index on key_hash; the secret itself is never stored),
+ * ledger (every credit and debit with the balance after it), usage (per account, period and
+ * class), request_counts (per account and period) and debit_refs (idempotency references, per
+ * account).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, UsageSummary } from './port.ts';
+import { USAGE_CLASSES } from './port.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import {
+  DEFAULT_CREDIT_MICROS,
+  DuplicateAccountNameError,
+  UnknownAccountError,
+  checkCapabilities,
+  checkCount,
+  checkDebit,
+  checkMicros,
+  checkText,
+  emptyUsage,
+  needsLastUsedUpdate,
+  parseCapabilities,
+} from './validate.ts';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id             TEXT PRIMARY KEY,
+  name           TEXT NOT NULL UNIQUE,
+  subscription   INTEGER NOT NULL DEFAULT 0 CHECK (subscription IN (0, 1)),
+  balance_micros INTEGER NOT NULL CHECK (balance_micros >= 0),
+  created_at     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id                    TEXT PRIMARY KEY,
+  account_id            TEXT NOT NULL REFERENCES accounts(id),
+  name                  TEXT NOT NULL,
+  key_hash              TEXT NOT NULL,
+  prefix                TEXT NOT NULL,
+  capabilities          TEXT NOT NULL,
+  rate_limit_per_minute INTEGER NOT NULL,
+  created_at            TEXT NOT NULL,
+  revoked_at            TEXT,
+  last_used_at          TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS api_keys_key_hash ON api_keys(key_hash);
+CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys(account_id);
+CREATE TABLE IF NOT EXISTS ledger (
+  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id     TEXT NOT NULL REFERENCES accounts(id),
+  kind           TEXT NOT NULL CHECK (kind IN ('credit', 'debit')),
+  amount_micros  INTEGER NOT NULL,
+  balance_after  INTEGER NOT NULL,
+  usage_class    TEXT,
+  units          INTEGER,
+  period         TEXT,
+  reference      TEXT,
+  created_at     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, seq);
+CREATE TABLE IF NOT EXISTS usage (
+  account_id     TEXT NOT NULL REFERENCES accounts(id),
+  period         TEXT NOT NULL,
+  usage_class    TEXT NOT NULL,
+  units          INTEGER NOT NULL DEFAULT 0,
+  amount_micros  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, period, usage_class)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS request_counts (
+  account_id     TEXT NOT NULL REFERENCES accounts(id),
+  period         TEXT NOT NULL,
+  count          INTEGER NOT NULL,
+  PRIMARY KEY (account_id, period)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS debit_refs (
+  account_id     TEXT NOT NULL REFERENCES accounts(id),
+  reference      TEXT NOT NULL,
+  ledger_seq     INTEGER NOT NULL,
+  PRIMARY KEY (account_id, reference)
+) WITHOUT ROWID;
+`;
+
+interface AccountRow {
+  id: string;
+  name: string;
+  subscription: number;
+  balance_micros: number;
+  created_at: string;
+}
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  capabilities: string;
+  rate_limit_per_minute: number;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  name: r.name,
+  subscription: r.subscription === 1,
+  balance_micros: r.balance_micros,
+  created_at: r.created_at,
+});
+
+const toKey = (r: KeyRow): ApiKeyInfo => ({
+  id: r.id,
+  account_id: r.account_id,
+  name: r.name,
+  capabilities: parseCapabilities(r.capabilities),
+  rate_limit_per_minute: r.rate_limit_per_minute,
+  prefix: r.prefix,
+  created_at: r.created_at,
+  revoked_at: r.revoked_at,
+  last_used_at: r.last_used_at,
+});
+
+function openAccountsDb(file: string): Database.Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // Money: a committed debit or credit survives a power cut, not only a process crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+  db.pragma('foreign_keys = ON');
+  db.exec(DDL);
+  return db;
+}
+
+export function createSqliteAccountStore(opts: { file: string; pepper: Buffer }): AccountStore {
+  const pepper = checkPepper(opts.pepper);
+  const db = openAccountsDb(opts.file);
+
+  const q = {
+    accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+    accountByName: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?'),
+    accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY rowid'),
+    insertAccount: db.prepare('INSERT INTO accounts (id, name, subscription, balance_micros, created_at) VALUES (?, ?, ?, ?, ?)'),
+    addBalance: db.prepare<[number, string], { balance_micros: number }>(
+      'UPDATE accounts SET balance_micros = balance_micros + ? WHERE id = ? RETURNING balance_micros',
+    ),
+    setSubscription: db.prepare('UPDATE accounts SET subscription = ? WHERE id = ?'),
+    ledger: db.prepare<[string, string, number, number, string | null, number | null, string | null, string | null, string]>(
+      `INSERT INTO ledger (account_id, kind, amount_micros, balance_after, usage_class, units, period, reference, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertKey: db.prepare(
+      `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, capabilities, rate_limit_per_minute, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    keyById: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
+    keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+    keys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY rowid'),
+    keysOf: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY rowid'),
+    revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    touchKey: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+    usageOf: db.prepare<[string, string, string], { units: number }>('SELECT units FROM usage WHERE account_id = ? AND period = ? AND usage_class = ?'),
+    usageAll: db.prepare<[string, string], { usage_class: string; units: number; amount_micros: number }>(
+      'SELECT usage_class, units, amount_micros FROM usage WHERE account_id = ? AND period = ?',
+    ),
+    addUsage: db.prepare(
+      `INSERT INTO usage (account_id, period, usage_class, units, amount_micros) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, period, usage_class) DO UPDATE SET units = units + excluded.units, amount_micros = amount_micros + excluded.amount_micros`,
+    ),
+    refExists: db.prepare<[string, string], { ledger_seq: number }>('SELECT ledger_seq FROM debit_refs WHERE account_id = ? AND reference = ?'),
+    insertRef: db.prepare('INSERT INTO debit_refs (account_id, reference, ledger_seq) VALUES (?, ?, ?)'),
+    countRequest: db.prepare<[string, string], { count: number }>(
+      `INSERT INTO request_counts (account_id, period, count) VALUES (?, ?, 1)
+       ON CONFLICT (account_id, period) DO UPDATE SET count = count + 1 RETURNING count`,
+    ),
+  };
+
+  const mustGetAccount = (id: string): AccountRow => {
+    const row = q.accountById.get(id);
+    if (!row) throw new UnknownAccountError(id);
+    return row;
+  };
+
+  const createAccountTx = db.transaction((a: AccountRow) => {
+    if (q.accountByName.get(a.name)) throw new DuplicateAccountNameError(a.name);
+    q.insertAccount.run(a.id, a.name, a.subscription, a.balance_micros, a.created_at);
+    if (a.balance_micros > 0) q.ledger.run(a.id, 'credit', a.balance_micros, a.balance_micros, null, null, null, 'initial credit', a.created_at);
+  });
+
+  const addCreditTx = db.transaction((id: string, amount: number): AccountRow => {
+    mustGetAccount(id);
+    const r = q.addBalance.get(amount, id);
+    if (!r) throw new UnknownAccountError(id);
+    q.ledger.run(id, 'credit', amount, r.balance_micros, null, null, null, null, new Date().toISOString());
+    return mustGetAccount(id);
+  });
+
+  const debitTx = db.transaction((d: ReturnType<typeof checkDebit>): DebitResult => {
+    const account = mustGetAccount(d.account_id);
+    if (d.reference !== null && q.refExists.get(d.account_id, d.reference)) return { ok: true, balance_micros: account.balance_micros };
+    if (account.balance_micros < d.amount_micros) return { ok: false, reason: 'insufficient_credit', balance_micros: account.balance_micros };
+    if (d.quota !== null) {
+      const used = q.usageOf.get(d.account_id, d.period, d.usage_class)?.units ?? 0;
+      if (used + d.units > d.quota) return { ok: false, reason: 'usage_limit_exceeded', balance_micros: account.balance_micros };
+    }
+    const r = q.addBalance.get(-d.amount_micros, d.account_id);
+    if (!r) throw new UnknownAccountError(d.account_id);
+    q.addUsage.run(d.account_id, d.period, d.usage_class, d.units, d.amount_micros);
+    const entry = q.ledger.run(d.account_id, 'debit', -d.amount_micros, r.balance_micros, d.usage_class, d.units, d.period, d.reference, new Date().toISOString());
+    if (d.reference !== null) q.insertRef.run(d.account_id, d.reference, Number(entry.lastInsertRowid));
+    return { ok: true, balance_micros: r.balance_micros };
+  });
+
+  let closed = false;
+
+  return {
+    async createAccount(input) {
+      const account: AccountRow = {
+        id: newAccountId(),
+        name: checkText('name', input.name),
+        subscription: input.subscription ? 1 : 0,
+        balance_micros: input.credit_micros === undefined ? DEFAULT_CREDIT_MICROS : checkMicros('credit_micros', input.credit_micros),
+        created_at: new Date().toISOString(),
+      };
+      createAccountTx.immediate(account);
+      return toAccount(account);
+    },
+
+    async getAccount(id) {
+      const row = q.accountById.get(id);
+      return row ? toAccount(row) : null;
+    },
+
+    async findAccount(idOrName) {
+      const row = q.accountById.get(idOrName) ?? q.accountByName.get(idOrName);
+      return row ? toAccount(row) : null;
+    },
+
+    async listAccounts() {
+      return q.accounts.all().map(toAccount);
+    },
+
+    async addCredit(accountId, micros) {
+      return toAccount(addCreditTx.immediate(accountId, checkMicros('credit', micros, 1)));
+    },
+
+    async setSubscription(accountId, on) {
+      mustGetAccount(accountId);
+      q.setSubscription.run(on ? 1 : 0, accountId);
+      return toAccount(mustGetAccount(accountId));
+    },
+
+    async createKey(input): Promise<CreatedKey> {
+      mustGetAccount(input.account_id);
+      const capabilities: Capability[] = checkCapabilities(input.capabilities);
+      const rate = checkCount('rate_limit_per_minute', input.rate_limit_per_minute, 1);
+      const name = checkText('key name', input.name);
+      const secret = generateKeySecret();
+      const row: KeyRow = {
+        id: newKeyId(),
+        account_id: input.account_id,
+        name,
+        key_hash: hashKey(secret, pepper),
+        prefix: displayPrefix(secret),
+        capabilities: JSON.stringify(capabilities),
+        rate_limit_per_minute: rate,
+        created_at: new Date().toISOString(),
+        revoked_at: null,
+        last_used_at: null,
+      };
+      q.insertKey.run(row.id, row.account_id, row.name, row.key_hash, row.prefix, row.capabilities, row.rate_limit_per_minute, row.created_at);
+      return { key: toKey(row), secret };
+    },
+
+    async listKeys(accountId) {
+      return (accountId === undefined ? q.keys.all() : q.keysOf.all(accountId)).map(toKey);
+    },
+
+    async revokeKey(keyId) {
+      q.revoke.run(new Date().toISOString(), keyId);
+      const row = q.keyById.get(keyId);
+      return row ? toKey(row) : null;
+    },
+
+    async authenticate(secret) {
+      if (!looksLikeKey(secret)) return null;
+      const hash = hashKey(secret, pepper);
+      const row = q.keyByHash.get(hash);
+      if (!row || !hashesEqual(row.key_hash, hash) || row.revoked_at !== null) return null;
+      const account = q.accountById.get(row.account_id);
+      if (!account) return null;
+      const now = Date.now();
+      if (needsLastUsedUpdate(row.last_used_at, now)) {
+        row.last_used_at = new Date(now).toISOString();
+        q.touchKey.run(row.last_used_at, row.id);
+      }
+      return { key: toKey(row), account: toAccount(account) };
+    },
+
+    async debit(req: DebitRequest) {
+      return debitTx.immediate(checkDebit(req));
+    },
+
+    async usage(accountId, period): Promise<UsageSummary> {
+      const summary = emptyUsage(period);
+      for (const r of q.usageAll.all(accountId, period)) {
+        const cls = USAGE_CLASSES.find((c) => c === r.usage_class);
+        if (cls) summary.by_class[cls] = { units: r.units, amount_micros: r.amount_micros };
+      }
+      return summary;
+    },
+
+    async countRequest(accountId, period) {
+      mustGetAccount(accountId);
+      const r = q.countRequest.get(accountId, checkText('period', period));
+      if (!r) throw new UnknownAccountError(accountId);
+      return r.count;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

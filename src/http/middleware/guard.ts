@@ -1,0 +1,89 @@
+/**
+ * Access control for declared routes, in this order:
+ *   1. throttle: 60 requests per sliding 60 s per presented credential (per client address when there
+ *      is none), counted before the key is judged, so invalid keys are throttled too; every /v1
+ *      response carries X-RateLimit-Limit / -Remaining / -Reset, a 429 adds Retry-After;
+ *   2. authentication: missing -> 401 missing_api_key; malformed, unknown or revoked -> 401 invalid_api_key;
+ *   3. capability: a key without the route's capability -> 403 insufficient_scope;
+ *   4. monthly anti-abuse cap -> 429 rate_limit_exceeded "Monthly API request limit reached.";
+ *   5. paid routes: no subscription -> 403 subscription_required; no credit -> 402 insufficient_credit.
+ * Metering itself happens after the work succeeded (ctx.state.charge), so failures are never charged.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { periodOf, priceOf, usd } from '../../accounts/billing.ts';
+import type { Account, ApiKeyInfo, UsageClass } from '../../accounts/port.ts';
+import { ApiError } from '../../errors.ts';
+import type { RouteSpec } from '../route.ts';
+import type { AppServices } from '../services.ts';
+
+export interface AuthState {
+  key: ApiKeyInfo;
+  account: Account;
+}
+
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+const WINDOW_MS = 60_000;
+
+/** Per-key limits learnt from authentication, so the throttle can apply them before judging the key. */
+const knownLimits = new Map<string, number>();
+
+export function createGuard(s: AppServices) {
+  const billing = s.config.billing;
+  return (route: RouteSpec) => async (ctx: Context, next: Next) => {
+    if (route.access === 'public') return next();
+    const header = ctx.get('Authorization');
+    const secret = header ? (BEARER.exec(header)?.[1] ?? null) : null;
+    const credential = header ? createHash('sha256').update(header).digest('hex').slice(0, 32) : null;
+    const bucket = credential ? `cred:${credential}` : `addr:${ctx.ip}`;
+    const auth = secret ? await s.accounts.authenticate(secret) : null;
+    if (auth && credential) knownLimits.set(credential, auth.key.rate_limit_per_minute);
+    const limit = (credential && knownLimits.get(credential)) || billing.defaultRateLimitPerMinute;
+
+    const t = await s.throttle.hit(bucket, limit, WINDOW_MS);
+    ctx.set('X-RateLimit-Limit', String(t.limit));
+    ctx.set('X-RateLimit-Remaining', String(t.remaining));
+    ctx.set('X-RateLimit-Reset', String(t.reset));
+    if (!t.allowed) {
+      throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
+    }
+    if (!header) throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!auth) throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    if (route.access !== 'authenticated' && !auth.key.capabilities.includes(route.access)) {
+      throw new ApiError('insufficient_scope', `This API key lacks the "${route.access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`);
+    }
+    const period = periodOf();
+    const count = await s.accounts.countRequest(auth.account.id, period.key);
+    if (count > billing.monthlyRequestCap) {
+      throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
+    }
+    if (route.paid) {
+      if (!auth.account.subscription) throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
+      if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
+    }
+    ctx.state.auth = auth satisfies AuthState;
+    ctx.state.charge = (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
+    return next();
+  };
+}
+
+/** Debits work that succeeded; refuses (402) when the balance or the monthly quota cannot cover it. */
+export async function charge(s: AppServices, auth: AuthState, cls: UsageClass, units: number, reference?: string): Promise<void> {
+  if (units <= 0) return;
+  const billing = s.config.billing;
+  const amount = priceOf(billing, cls, units);
+  const r = await s.accounts.debit({
+    account_id: auth.account.id,
+    usage_class: cls,
+    units,
+    amount_micros: amount,
+    monthly_quota_units: billing.quotas[cls] ?? null,
+    period: periodOf().key,
+    reference,
+  });
+  if (r.ok) return;
+  if (r.reason === 'usage_limit_exceeded') {
+    throw new ApiError('usage_limit_exceeded', `The monthly usage quota for ${cls.replace('_', ' ')} is exhausted.`);
+  }
+  throw new ApiError('insufficient_credit', `The account's credit (${usd(r.balance_micros).toFixed(6)} USD) does not cover this operation (${usd(amount).toFixed(6)} USD).`);
+}

@@ -1,0 +1,101 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same route declarations and JSON Schemas that
+ * validate requests; error responses come from the error catalogue by access class.
+ */
+import { SERVICE_VERSION } from '../version.ts';
+import { openapiPathOf, type RouteSpec } from './route.ts';
+import { errorEnvelopeSchema, validationErrorSchema } from './schemas.ts';
+import type { JsonSchema } from './validation.ts';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'Missing (missing_api_key), malformed, unknown or revoked (invalid_api_key) API key.',
+  402: 'No credit left (insufficient_credit) or monthly usage quota exhausted (usage_limit_exceeded).',
+  403: 'The key lacks the route\'s capability (insufficient_scope), or a paid operation without a subscription (subscription_required).',
+  404: 'Unknown resource (not_found).',
+  422: 'Validation error: `detail` names each bad field by `loc`.',
+  429: 'Per-minute throttle or monthly request cap (rate_limit_exceeded); see Retry-After.',
+  500: 'Server error (internal_error); retry.',
+  503: 'The search engine is unavailable (engine_unavailable); retry after Retry-After.',
+};
+
+const rateHeaders = {
+  'X-RateLimit-Limit': { description: 'Maximum requests in the 60 s window.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests remaining in the window; 0 on a 429.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix epoch seconds when the oldest counted request leaves the window.', schema: { type: 'integer' } },
+};
+const requestIdHeader = { 'X-Request-Id': { description: 'Request id, also in error bodies.', schema: { type: 'string' } } };
+
+function errorStatuses(r: RouteSpec): number[] {
+  const base = r.access === 'public' ? [500] : [401, 429, 500];
+  if (r.access !== 'public' && r.access !== 'authenticated') base.push(403);
+  if (r.paid) base.push(402, 403);
+  if (r.query || r.params || r.body) base.push(422);
+  return [...new Set([...base, ...(r.errors ?? [])])].sort();
+}
+
+function parameters(r: RouteSpec): unknown[] {
+  const out: unknown[] = [];
+  const add = (where: 'query' | 'path', schema: JsonSchema | undefined) => {
+    const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((schema?.required as string[] | undefined) ?? []);
+    for (const [name, s] of Object.entries(props)) {
+      const p: Record<string, unknown> = { name, in: where, required: where === 'path' || required.has(name), schema: s };
+      if (s.description) p.description = s.description;
+      if (s.type === 'array') (p.style = 'form'), (p.explode = true);
+      out.push(p);
+    }
+  };
+  add('path', r.params);
+  add('query', r.query);
+  return out;
+}
+
+export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const p = (paths[openapiPathOf(r)] ??= {});
+    const responses: Record<string, unknown> = {};
+    const headers = r.access === 'public' ? requestIdHeader : { ...requestIdHeader, ...rateHeaders };
+    for (const [status, spec] of Object.entries(r.responses)) {
+      responses[status] = {
+        description: spec.description,
+        headers,
+        ...(spec.schema || spec.contentType ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ?? { type: 'string' } } } } : {}),
+      };
+    }
+    for (const status of errorStatuses(r)) {
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+        headers: status === 429 ? { ...headers, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : headers,
+        content: { 'application/json': { schema: { $ref: status === 422 ? '#/components/schemas/ValidationError' : '#/components/schemas/ErrorEnvelope' } } },
+      };
+    }
+    p[r.method.toLowerCase()] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: r.tags,
+      ...(r.access === 'public' ? { security: [] } : {}),
+      ...(r.access !== 'public' && r.access !== 'authenticated' ? { 'x-capability': r.access } : {}),
+      ...(r.paid ? { 'x-paid': true } : {}),
+      parameters: parameters(r),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'partsearch',
+      version: SERVICE_VERSION,
+      description: 'Electronic-components catalogue: MPN, natural-language and parametric search, taxonomy lookups, AI jobs. Errors: 422 uses the validation form, every other error the envelope form.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: Authorization: Bearer psk_…' } },
+      schemas: { ErrorEnvelope: errorEnvelopeSchema, ValidationError: validationErrorSchema },
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Routes are declared once, as data: method, path, who may call it, JSON Schemas of the query, path
+ * and body, the response shapes, and the handler. The same declarations mount the Koa routes (with
+ * validation and access control) and generate the OpenAPI document, so the two cannot drift.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Capability } from '../accounts/port.ts';
+import { compileValidator, type JsonSchema } from './validation.ts';
+
+/** public: no key, not throttled. authenticated: any valid key. Otherwise the capability a key needs. */
+export type Access = 'public' | 'authenticated' | Capability;
+
+export interface ResponseSpec {
+  description: string;
+  schema?: JsonSchema;
+  /** Content type when not JSON (e.g. text/event-stream). */
+  contentType?: string;
+}
+
+export interface RouteInput<Q = any, P = any, B = any> {
+  query: Q;
+  params: P;
+  body: B;
+}
+
+export interface RouteSpec<Q = any, P = any, B = any> {
+  method: 'GET' | 'POST';
+  /** Koa-router path (e.g. `/v1/categories/:slug+`). */
+  path: string;
+  /** OpenAPI path (e.g. `/v1/categories/{slug}`); defaults to `path` with `:x` -> `{x}`. */
+  openapiPath?: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  /** Paid operation: needs an active subscription and credit (README "Metering"). */
+  paid?: boolean;
+  query?: JsonSchema;
+  params?: JsonSchema;
+  body?: JsonSchema;
+  /** Success responses by status; error responses are added from the catalogue. */
+  responses: Record<number, ResponseSpec>;
+  /** Error statuses this route can answer beyond the ones every route of its access class can. */
+  errors?: number[];
+  handler(ctx: Context, input: RouteInput<Q, P, B>): Promise<unknown> | unknown;
+}
+
+/** Mounts declared routes; `guard` runs before validation (throttle, authentication, access). */
+export function mountRoutes(router: Router, routes: readonly RouteSpec[], guard: (route: RouteSpec) => (ctx: Context, next: () => Promise<unknown>) => Promise<unknown>): void {
+  for (const route of routes) {
+    const vQuery = route.query ? compileValidator('query', route.query) : null;
+    const vParams = route.params ? compileValidator('path', route.params) : null;
+    const vBody = route.body ? compileValidator('body', route.body) : null;
+    const handle = async (ctx: Context) => {
+      const query = vQuery ? vQuery({ ...ctx.query }) : ctx.query;
+      const params = vParams ? vParams({ ...ctx.params }) : ctx.params;
+      const rawBody = (ctx.request as unknown as { body?: unknown }).body;
+      const body = vBody ? vBody(rawBody === undefined || (typeof rawBody === 'object' && rawBody !== null && Object.keys(rawBody).length === 0 && !ctx.request.length) ? {} : rawBody) : rawBody;
+      const result = await route.handler(ctx, { query, params, body });
+      if (result !== undefined) ctx.body = result;
+    };
+    const method = route.method === 'GET' ? 'get' : 'post';
+    router[method](route.operationId, route.path, guard(route), handle);
+  }
+}
+
+export function openapiPathOf(route: RouteSpec): string {
+  return route.openapiPath ?? route.path.replace(/:([A-Za-z_]+)[+*]?/g, '{$1}');
+}

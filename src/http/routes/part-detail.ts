@@ -1,0 +1,63 @@
+/**
+ * GET /v1/parts/{manufacturer}/{mpn}: one part by slugs; one paid part record per 200.
+ * Exact slugs answer 200; the same part by other case or by a manufacturer alias answers 308 to the
+ * canonical URL (free); anything else 404 not_found.
+ */
+import { ManufacturerRegistry } from '../../catalog/manufacturers.ts';
+import { notFound } from '../../errors.ts';
+import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import type { RouteSpec } from '../route.ts';
+import { requestIdSchema } from '../schemas.ts';
+import type { AppServices } from '../services.ts';
+
+export function partDetailRoutes(s: AppServices): RouteSpec[] {
+  /** Manufacturer slug as given, or the canonical one it resolves to (case, alias). */
+  async function canonicalManufacturer(given: string): Promise<string | null> {
+    const meta = await s.engine.meta();
+    const list = meta?.manufacturers ?? [];
+    if (list.some((m) => m.slug === given)) return given;
+    const lower = given.toLowerCase();
+    const bySlug = list.find((m) => m.slug === lower);
+    if (bySlug) return bySlug.slug;
+    return ManufacturerRegistry.from(list).lookup(given.replace(/-/g, ' '))?.slug ?? null;
+  }
+
+  return [
+    {
+      method: 'GET',
+      path: '/v1/parts/:manufacturer/:mpn',
+      operationId: 'getPart',
+      summary: 'Part detail by manufacturer and MPN slugs',
+      description: 'Paid: one part record per call. Other case or a manufacturer alias redirects (308) to the canonical URL.',
+      tags: ['parts'],
+      access: 'parts:read',
+      paid: true,
+      params: {
+        type: 'object',
+        required: ['manufacturer', 'mpn'],
+        properties: {
+          manufacturer: { type: 'string', minLength: 1, maxLength: 200, description: 'Manufacturer slug, e.g. texas-instruments.' },
+          mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'MPN slug, e.g. LM358DR.' },
+        },
+      },
+      responses: {
+        200: { description: 'The part.', schema: { type: 'object', required: ['part', 'request_id'], properties: { part: partSearchResultSchema, request_id: requestIdSchema } } },
+        308: { description: 'Redirect to the canonical URL of the part (Location).' },
+      },
+      errors: [404],
+      handler: async (ctx, { params }) => {
+        const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
+        const mfr = await canonicalManufacturer(manufacturer);
+        const found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
+        if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
+        if (!found.exact || mfr !== manufacturer) {
+          ctx.status = 308;
+          ctx.set('Location', `/v1/parts/${found.part.manufacturer.slug}/${encodeURIComponent(found.part.mpn_slug)}`);
+          return { redirect: `/v1/parts/${found.part.slug}`, request_id: ctx.state.requestId };
+        }
+        await ctx.state.charge('part_records', 1);
+        return { part: presentPart(found.part), request_id: ctx.state.requestId };
+      },
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+/** Shared JSON Schemas of response bodies and error forms (also used by the OpenAPI document). */
+import type { JsonSchema } from './validation.ts';
+
+export const requestIdSchema = { type: 'string', description: 'Echo of the X-Request-Id response header, for tracing.' } as const;
+
+export const errorEnvelopeSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['type', 'message', 'request_id'],
+      properties: {
+        type: { type: 'string', description: 'Error code from the catalogue (README "API notes").' },
+        message: { type: 'string' },
+        request_id: { type: 'string' },
+      },
+    },
+  },
+};
+
+export const validationErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['detail'],
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['loc', 'msg', 'type'],
+        properties: {
+          loc: { type: 'array', items: { type: ['string', 'integer'] }, description: 'Request part then field path, e.g. ["query", "limit"].' },
+          msg: { type: 'string' },
+          type: { type: 'string' },
+          input: {},
+          ctx: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+export const healthSchema: JsonSchema = {
+  type: 'object',
+  required: ['status', 'version', 'timestamp'],
+  properties: { status: { type: 'string' }, version: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } },
+};

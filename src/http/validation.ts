@@ -1,0 +1,117 @@
+/**
+ * Request validation: one JSON Schema per request part (query, path params, body), compiled once,
+ * also feeding the OpenAPI document. ajv errors become the 422 `detail` array, `loc` naming the
+ * part and field: ["query", "limit"], ["body", "filters", "specs", "Resistance", "lte"].
+ *
+ * Query strings are coerced (`"5"` -> 5, a single value -> one-item array where an array is
+ * declared); bodies are not.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { validationError, type ValidationDetail } from '../errors.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const options = { allErrors: true, strict: false, useDefaults: true, allowUnionTypes: true } as const;
+const queryAjv = addFormats(new Ajv({ ...options, coerceTypes: 'array' }));
+const bodyAjv = addFormats(new Ajv({ ...options, coerceTypes: false }));
+
+export type JsonSchema = Record<string, unknown>;
+export type RequestPart = 'query' | 'path' | 'body';
+
+const MESSAGES: Record<string, (e: ErrorObject) => string> = {
+  required: (e) => 'Field required',
+  type: (e) => `Input should be of type ${[e.params.type].flat().join(' or ')}`,
+  minimum: (e) => `Input should be greater than or equal to ${e.params.limit}`,
+  maximum: (e) => `Input should be less than or equal to ${e.params.limit}`,
+  exclusiveMinimum: (e) => `Input should be greater than ${e.params.limit}`,
+  exclusiveMaximum: (e) => `Input should be less than ${e.params.limit}`,
+  minLength: (e) => `String should have at least ${e.params.limit} character${e.params.limit === 1 ? '' : 's'}`,
+  maxLength: (e) => `String should have at most ${e.params.limit} characters`,
+  minItems: (e) => `List should have at least ${e.params.limit} item${e.params.limit === 1 ? '' : 's'}`,
+  maxItems: (e) => `List should have at most ${e.params.limit} items`,
+  enum: (e) => `Input should be ${(e.params.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`,
+  const: (e) => `Input should be '${String(e.params.allowedValue)}'`,
+  additionalProperties: () => 'Extra inputs are not permitted',
+  pattern: (e) => `String should match pattern '${e.params.pattern}'`,
+  format: (e) => `Input should be a valid ${e.params.format}`,
+  minProperties: (e) => `Object should have at least ${e.params.limit} propert${e.params.limit === 1 ? 'y' : 'ies'}`,
+};
+
+const TYPES: Record<string, string> = {
+  required: 'missing',
+  additionalProperties: 'extra_forbidden',
+  enum: 'enum',
+  const: 'literal_error',
+  minimum: 'greater_than_equal',
+  maximum: 'less_than_equal',
+  exclusiveMinimum: 'greater_than',
+  exclusiveMaximum: 'less_than',
+  minLength: 'string_too_short',
+  maxLength: 'string_too_long',
+  minItems: 'too_short',
+  maxItems: 'too_long',
+  pattern: 'string_pattern_mismatch',
+};
+
+function typeOf(e: ErrorObject): string {
+  if (e.keyword === 'type') {
+    const t = [e.params.type].flat()[0];
+    return t === 'integer' ? 'int_parsing' : t === 'number' ? 'float_parsing' : t === 'boolean' ? 'bool_parsing' : `${t}_type`;
+  }
+  return TYPES[e.keyword] ?? e.keyword;
+}
+
+function pointerToLoc(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+function valueAt(data: unknown, loc: (string | number)[]): unknown {
+  let cur: unknown = data;
+  for (const k of loc) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  return cur;
+}
+
+/** ajv errors -> the spec's 422 detail entries. */
+export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data: unknown): ValidationDetail[] {
+  const seen = new Set<string>();
+  const out: ValidationDetail[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const loc = pointerToLoc(e.instancePath);
+    if (e.keyword === 'required') loc.push(e.params.missingProperty as string);
+    if (e.keyword === 'additionalProperties') loc.push(e.params.additionalProperty as string);
+    const entry: ValidationDetail = { loc: [part, ...loc], msg: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid input'))(e), type: typeOf(e) };
+    const input = e.keyword === 'required' ? valueAt(data, pointerToLoc(e.instancePath)) : valueAt(data, loc);
+    if (input !== undefined) entry.input = input;
+    if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'].includes(e.keyword)) {
+      entry.ctx = { limit: e.params.limit };
+    } else if (e.keyword === 'enum') entry.ctx = { expected: e.params.allowedValues };
+    const key = `${entry.loc.join('.')}|${entry.type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(entry);
+  }
+  return out;
+}
+
+export interface Validator {
+  (data: unknown): unknown;
+}
+
+/** A validating function for one request part: returns the (coerced, defaulted) data or throws 422. */
+export function compileValidator(part: RequestPart, schema: JsonSchema): Validator {
+  const ajv = part === 'body' ? bodyAjv : queryAjv;
+  const fn: ValidateFunction = ajv.compile(schema);
+  return (data: unknown) => {
+    if (!fn(data)) throw validationError(toDetail(part, fn.errors ?? [], data));
+    return data;
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * PartRecord -> the spec's PartSearchResult: every field present (null when unknown), the same shape
+ * in every endpoint that returns parts. Document texts are left out (they can be large); offers and
+ * images are passed through as stored.
+ */
+import type { PartRecord, PartSpec } from '../catalog/part.ts';
+
+export interface PartSearchResult {
+  id: number;
+  mpn: string;
+  slug: string | null;
+  description: string;
+  long_description: string | null;
+  part_status: string | null;
+  canonical_id: number | null;
+  manufacturer: { id: number | null; name: string | null; slug: string | null } | null;
+  series: { name: string } | null;
+  categories: { slug: string; name: string; path: { slug: string; name: string }[] }[] | null;
+  specs: { spec_name: string; spec_value: string; spec_type: 'number' | 'range' | 'text' }[] | null;
+  images: { url: string; caption: string | null }[] | null;
+  documents: { name: string; type: string; url: string }[] | null;
+  offers: unknown[] | null;
+}
+
+function specType(s: PartSpec): 'number' | 'range' | 'text' {
+  if (s.num !== null) return 'number';
+  if (s.min !== null && s.max !== null) return 'range';
+  return 'text';
+}
+
+export function presentPart(r: PartRecord): PartSearchResult {
+  return {
+    id: r.id,
+    mpn: r.mpn,
+    slug: r.slug,
+    description: r.description,
+    long_description: r.long_description,
+    part_status: r.status,
+    canonical_id: null,
+    manufacturer: { id: r.manufacturer.id, name: r.manufacturer.name, slug: r.manufacturer.slug },
+    series: r.series ? { name: r.series } : null,
+    categories: r.category ? [r.category] : [],
+    specs: r.specs.map((s) => ({ spec_name: s.name, spec_value: s.value, spec_type: specType(s) })),
+    images: r.images,
+    documents: r.documents.map((d) => ({ name: d.name, type: d.type, url: d.url })),
+    offers: r.offers,
+  };
+}
+
+const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+const slugName = { type: 'object', required: ['slug', 'name'], properties: { slug: { type: 'string' }, name: { type: 'string' } } };
+
+/** JSON Schema of PartSearchResult (OpenAPI). */
+export const partSearchResultSchema = {
+  type: 'object',
+  required: ['id', 'mpn', 'slug', 'description', 'long_description', 'part_status', 'canonical_id', 'manufacturer', 'series', 'categories', 'specs', 'images', 'documents', 'offers'],
+  properties: {
+    id: { type: 'integer' },
+    mpn: { type: 'string' },
+    slug: { type: ['string', 'null'], description: '<manufacturer slug>/<mpn slug>: the part detail path is /v1/parts/{slug}.' },
+    description: { type: 'string' },
+    long_description: { type: ['string', 'null'] },
+    part_status: { type: ['string', 'null'], enum: ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown', null] },
+    canonical_id: { type: ['integer', 'null'] },
+    manufacturer: nullable({ type: 'object', properties: { id: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] }, slug: { type: ['string', 'null'] } } }),
+    series: nullable({ type: 'object', properties: { name: { type: 'string' } } }),
+    categories: nullable({ type: 'array', items: { type: 'object', required: ['slug', 'name', 'path'], properties: { slug: { type: 'string' }, name: { type: 'string' }, path: { type: 'array', items: slugName } } } }),
+    specs: nullable({ type: 'array', items: { type: 'object', required: ['spec_name', 'spec_value', 'spec_type'], properties: { spec_name: { type: 'string' }, spec_value: { type: 'string' }, spec_type: { enum: ['number', 'range', 'text'] } } } }),
+    images: nullable({ type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, caption: { type: ['string', 'null'] } } } }),
+    documents: nullable({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, url: { type: 'string' } } } }),
+    offers: nullable({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          distributor: { type: 'string' },
+          sku: { type: ['string', 'null'] },
+          stock: { type: ['integer', 'null'] },
+          moq: { type: ['integer', 'null'] },
+          currency: { type: 'string' },
+          price_breaks: { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
+          packaging: { type: ['string', 'null'] },
+          lead_time_days: { type: ['integer', 'null'] },
+        },
+      },
+    }),
+  },
+} as const;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryThrottle } from '../../src/accounts/memory-throttle.ts';
+import { throttleContract } from './throttle.contract.ts';
+
+throttleContract('memory', async () => createMemoryThrottle());
+
+describe('memory throttle specifics', () => {
+  it('sweeps idle buckets so memory stays bounded', async () => {
+    const t = createMemoryThrottle({ sweepEvery: 100 });
+    const T0 = 1_790_000_000_000;
+    for (let i = 0; i < 5_000; i++) await t.hit(`client-${i}`, 60, 60_000, T0 + i);
+    expect(t.bucketCount()).toBeLessThanOrEqual(5_000);
+    // An hour later every bucket is idle: they are swept as traffic goes on.
+    const later = T0 + 3_600_000;
+    for (let i = 0; i < 10_000; i++) await t.hit('busy', 1_000_000, 60_000, later + i);
+    expect(t.bucketCount()).toBe(1);
+    // A live bucket is never swept.
+    const d = await t.hit('busy', 1_000_000, 60_000, later + 10_000);
+    expect(d.remaining).toBe(1_000_000 - 10_001);
+    await t.close();
+    expect(t.bucketCount()).toBe(0);
+  });
+
+  it('a bucket never holds more than its limit', async () => {
+    const t = createMemoryThrottle();
+    for (let i = 0; i < 1_000; i++) await t.hit('one', 5, 60_000, 1_000 + i);
+    expect((await t.hit('one', 5, 60_000, 2_000)).allowed).toBe(false);
+    expect((await t.hit('one', 5, 60_000, 61_000)).allowed).toBe(true); // 1_000 left at 61_000
+    await t.close();
+  });
+});

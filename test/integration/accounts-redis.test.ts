@@ -1,0 +1,39 @@
+/**
+ * The Redis account store against a real Redis (REDIS_URL, e.g. redis://127.0.0.1:6379). The run
+ * owns a random key prefix and deletes its keys afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
+import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { accountStoreContract } from '../contract/accounts.contract.ts';
+
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.warn('[accounts-redis.test] REDIS_URL is not set: skipping the Redis account store tests (e.g. REDIS_URL=redis://127.0.0.1:6379).');
+
+const pepper = randomBytes(32);
+const prefix = `partsearch-test:${randomBytes(6).toString('hex')}:`;
+
+describe.skipIf(!REDIS_URL)('redis account store', () => {
+  afterAll(async () => {
+    await purgeRedisPrefix(REDIS_URL as string, prefix);
+  });
+
+  accountStoreContract('redis', async () => createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix }));
+
+  it('keeps separate prefixes apart', async () => {
+    const otherPrefix = `${prefix}other:`;
+    const a = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
+    const b = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix: otherPrefix });
+    try {
+      const acc = await a.createAccount({ name: `apart-${randomBytes(4).toString('hex')}` });
+      const { secret } = await a.createKey({ account_id: acc.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 });
+      expect(await b.getAccount(acc.id)).toBeNull();
+      expect(await b.authenticate(secret)).toBeNull();
+      expect((await a.authenticate(secret))?.account.id).toBe(acc.id);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
