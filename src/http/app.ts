@@ -17,7 +17,7 @@ export function apiRoutes(s: AppServices): RouteSpec[] {
   return [...healthRoutes(s), ...usageRoutes(s), ...partDetailRoutes(s)];
 }
 
-export function createApp(s: AppServices): Koa {
+export function createApp(s: AppServices): Koa & { router: Router } {
   const app = new Koa();
   app.proxy = false;
   // Koa's default handler prints errors as text; ours renders them all.
@@ -34,5 +34,5 @@ export function createApp(s: AppServices): Koa {
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
-  return app;
+  return Object.assign(app, { router });
 }

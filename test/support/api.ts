@@ -1,0 +1,64 @@
+/** A real API over a real SQLite engine (small fixture), SQLite accounts and the in-process throttle. */
+import path from 'node:path';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
+import type { Capability } from '../../src/accounts/port.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import type { AppServices } from '../../src/http/services.ts';
+import { silentLogger } from '../../src/log.ts';
+import { SMALL, tempDir } from './fixtures.ts';
+import { startServer } from './server.ts';
+
+export interface TestApi {
+  url: string;
+  services: AppServices;
+  /** A new account (subscription on unless said) with one key; returns the secret. */
+  key(opts?: { capabilities?: Capability[]; subscription?: boolean; creditUsd?: number; rateLimit?: number }): Promise<{ secret: string; accountId: string; keyId: string }>;
+  get(p: string, secret?: string | null, headers?: Record<string, string>): Promise<Response>;
+  post(p: string, body: unknown, secret?: string | null): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const dir = tempDir();
+  const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+  await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, listsFile: SMALL.lists, reportFile: path.join(dir, 'r.jsonl') });
+  const services: AppServices = {
+    config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
+    engine,
+    embedder: null,
+    embedderMessage: 'no embedding model configured: lexical-only search',
+    log: silentLogger,
+    accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
+    throttle: createMemoryThrottle(),
+  };
+  const server = await startServer(services);
+  let n = 0;
+  return {
+    url: server.url,
+    services,
+    async key(o = {}) {
+      const account = await services.accounts.createAccount({ name: `acct-${++n}`, subscription: o.subscription ?? true, credit_micros: Math.round((o.creditUsd ?? 5) * 1e6) });
+      const { secret, key } = await services.accounts.createKey({ account_id: account.id, name: 'test', capabilities: o.capabilities ?? ['parts:read', 'ai:run'], rate_limit_per_minute: o.rateLimit ?? 60 });
+      return { secret, accountId: account.id, keyId: key.id };
+    },
+    get(p, secret, headers = {}) {
+      return fetch(`${server.url}${p}`, { redirect: 'manual', headers: { ...(secret ? { Authorization: `Bearer ${secret}` } : {}), ...headers } });
+    },
+    post(p, body, secret) {
+      return fetch(`${server.url}${p}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/json', ...(secret ? { Authorization: `Bearer ${secret}` } : {}) },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    async close() {
+      await server.close();
+      await services.engine.close();
+      await services.accounts.close();
+      await services.throttle.close();
+    },
+  };
+}

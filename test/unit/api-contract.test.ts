@@ -1,0 +1,217 @@
+/**
+ * The API contract layer end to end over the real HTTP server: authentication, capabilities,
+ * throttle and its headers, metering and credit, error body forms, OpenAPI coverage.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes, createApp } from '../../src/http/app.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ PRICES_USD: 'part_records=0.5' });
+});
+afterAll(async () => api?.close());
+
+const body = async (res: Response) => {
+  const b = (await res.json()) as any;
+  if (b?.error?.request_id) b.error.request_id = '<request id>';
+  return b;
+};
+
+describe('authentication', () => {
+  it('answers a missing key with 401 missing_api_key', async () => {
+    const res = await api.get('/v1/usage');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await body(res)).toEqual({
+      error: { type: 'missing_api_key', message: 'Authentication required: send Authorization: Bearer <API key>.', request_id: '<request id>' },
+    });
+  });
+
+  it.each([
+    ['malformed', 'not-a-key'],
+    ['unknown', `psk_${'A'.repeat(43)}`],
+  ])('answers a %s key with 401 invalid_api_key', async (_what, secret) => {
+    const res = await api.get('/v1/usage', secret);
+    expect(res.status).toBe(401);
+    expect(await body(res)).toEqual({
+      error: { type: 'invalid_api_key', message: 'The API key is malformed, unknown or revoked.', request_id: '<request id>' },
+    });
+  });
+
+  it('refuses a revoked key on its next request', async () => {
+    const { secret, keyId } = await api.key();
+    expect((await api.get('/v1/usage', secret)).status).toBe(200);
+    await api.services.accounts.revokeKey(keyId);
+    expect((await api.get('/v1/usage', secret)).status).toBe(401);
+  });
+
+  it('leaves /health public and unthrottled', async () => {
+    const res = await api.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+
+describe('capabilities and payment', () => {
+  it('answers a key without the route capability with 403 insufficient_scope', async () => {
+    const { secret } = await api.key({ capabilities: ['ai:run'] });
+    const res = await api.get('/v1/parts/texas-instruments/LM358DR', secret);
+    expect(res.status).toBe(403);
+    expect(await body(res)).toEqual({
+      error: {
+        type: 'insufficient_scope',
+        message: 'This API key lacks the "parts:read" capability that GET /v1/parts/:manufacturer/:mpn needs.',
+        request_id: '<request id>',
+      },
+    });
+  });
+
+  it('answers a paid route without a subscription with 403 subscription_required', async () => {
+    const { secret } = await api.key({ subscription: false });
+    const res = await api.get('/v1/parts/texas-instruments/LM358DR', secret);
+    expect(res.status).toBe(403);
+    expect((await body(res)).error.type).toBe('subscription_required');
+  });
+
+  it('charges one part record per detail call, and answers 402 once the credit is spent', async () => {
+    const { secret } = await api.key({ creditUsd: 1 });
+    for (let i = 0; i < 2; i++) expect((await api.get('/v1/parts/texas-instruments/LM358DR', secret)).status).toBe(200);
+    const res = await api.get('/v1/parts/texas-instruments/LM358DR', secret);
+    expect(res.status).toBe(402);
+    expect(await body(res)).toEqual({
+      error: { type: 'insufficient_credit', message: 'The account has no credit left; add credit to continue.', request_id: '<request id>' },
+    });
+    const usage = await body(await api.get('/v1/usage', secret));
+    expect(usage.usage.part_records).toEqual({ units: 2, amount_usd: 1 });
+    expect(usage.balance_usd).toBe(0);
+  });
+
+  it('does not charge a failed operation or a redirect', async () => {
+    const { secret } = await api.key({ creditUsd: 1 });
+    expect((await api.get('/v1/parts/texas-instruments/NOPE', secret)).status).toBe(404);
+    const redirect = await api.get('/v1/parts/TI/lm358dr', secret);
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.get('location')).toBe('/v1/parts/texas-instruments/LM358DR');
+    const usage = await body(await api.get('/v1/usage', secret));
+    expect(usage.usage.part_records.units).toBe(0);
+    expect(usage.balance_usd).toBe(1);
+  });
+
+  it('never overdraws under parallel paid requests', async () => {
+    const { secret, accountId } = await api.key({ creditUsd: 2.5 });
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => api.get('/v1/parts/yageo/RC0603FR-0710KL', secret).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(15);
+    expect((await api.services.accounts.getAccount(accountId))!.balance_micros).toBe(0);
+  });
+
+  it('answers a paid request over the monthly quota with 402 usage_limit_exceeded', async () => {
+    const quotaApi = await startTestApi({ MONTHLY_QUOTAS: 'part_records=1' });
+    try {
+      const { secret } = await quotaApi.key();
+      expect((await quotaApi.get('/v1/parts/yageo/RC0603FR-0710KL', secret)).status).toBe(200);
+      const res = await quotaApi.get('/v1/parts/yageo/RC0603FR-0710KL', secret);
+      expect(res.status).toBe(402);
+      expect((await body(res)).error).toEqual({ type: 'usage_limit_exceeded', message: 'The monthly usage quota for part records is exhausted.', request_id: '<request id>' });
+    } finally {
+      await quotaApi.close();
+    }
+  });
+});
+
+describe('throttle', () => {
+  it('admits exactly 60 requests a minute per key; the 61st is 429 with Retry-After; headers on every response', async () => {
+    const { secret } = await api.key();
+    const before = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < 60; i++) {
+      const res = await api.get('/v1/usage', secret);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(59 - i));
+      const reset = Number(res.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(before + 60);
+      expect(reset).toBeLessThanOrEqual(before + 62);
+      await res.body?.cancel();
+    }
+    const res = await api.get('/v1/usage', secret);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await body(res)).toEqual({ error: { type: 'rate_limit_exceeded', message: 'Rate limit exceeded. Try again later.', request_id: '<request id>' } });
+  });
+
+  it('throttles invalid keys too, before judging them', async () => {
+    const bad = `psk_${'B'.repeat(43)}`;
+    for (let i = 0; i < 60; i++) expect((await api.get('/v1/usage', bad)).status).toBe(401);
+    const res = await api.get('/v1/usage', bad);
+    expect(res.status).toBe(429);
+  });
+
+  it('applies a key\'s own limit', async () => {
+    const { secret } = await api.key({ rateLimit: 3 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.get('/v1/usage', secret)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('answers the monthly request cap with its own message', async () => {
+    const capped = await startTestApi({ MONTHLY_REQUEST_CAP: '2' });
+    try {
+      const { secret } = await capped.key();
+      expect((await capped.get('/v1/usage', secret)).status).toBe(200);
+      expect((await capped.get('/v1/usage', secret)).status).toBe(200);
+      const res = await capped.get('/v1/usage', secret);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await body(res)).error).toEqual({ type: 'rate_limit_exceeded', message: 'Monthly API request limit reached.', request_id: '<request id>' });
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+describe('error forms', () => {
+  it('names the bad field in the 422 validation form', async () => {
+    const { secret } = await api.key();
+    const res = await api.get(`/v1/parts/yageo/${'X'.repeat(201)}`, secret);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      detail: [{ loc: ['path', 'mpn'], msg: 'String should have at most 200 characters', type: 'string_too_long', input: 'X'.repeat(201), ctx: { limit: 200 } }],
+    });
+  });
+
+  it('answers a method a route does not have with 405 in the envelope', async () => {
+    const { secret } = await api.key();
+    const res = await api.post('/v1/usage', {}, secret);
+    expect(res.status).toBe(405);
+    expect((await body(res)).error.type).toBe('method_not_allowed');
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document, version 0.1.0, with bearer security', async () => {
+    const res = await api.get('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as any;
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('0.1.0');
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('describes every mounted route', async () => {
+    const doc = (await (await api.get('/openapi.json')).json()) as any;
+    const app = createApp(api.services);
+    const mounted = app.router.stack
+      .filter((l) => l.path !== '/openapi.json')
+      .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${l.path.replace(/:([A-Za-z_]+)[+*]?/g, '{$1}')}`));
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(new Set(documented)).toEqual(new Set(mounted));
+    expect(mounted.length).toBe(apiRoutes(api.services).length);
+  });
+});
