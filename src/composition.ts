@@ -46,8 +46,8 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   const pepper = keyPepper(config);
   if (config.redisUrl) {
     return {
-      accounts: a.createRedisAccountStore({ url: config.redisUrl, pepper }),
-      throttle: a.createRedisThrottle({ url: config.redisUrl }),
+      accounts: a.createRedisAccountStore({ url: config.redisUrl, pepper, prefix: config.redisPrefix }),
+      throttle: a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix }),
     };
   }
   return {

@@ -25,6 +25,8 @@ export interface Config {
   readonly opensearchIndexPrefix: string;
   /** Redis URL; when set, accounts, throttle and jobs live in Redis. */
   readonly redisUrl: string | null;
+  /** Prefix of every Redis key this service owns. */
+  readonly redisPrefix: string;
   /** Folder with an ONNX sentence-embedding model and its tokenizer (transformers.js layout). */
   readonly embeddingModelDir: string | null;
   /** Hub model id tried when no folder is configured (only when the hub is reachable). */
@@ -103,6 +105,12 @@ function classTable(env: Env, name: string): Partial<Record<UsageClass, number>>
   return out;
 }
 
+function redisPrefix(env: Env): string {
+  const v = str(env, 'REDIS_KEY_PREFIX') ?? 'partsearch:';
+  if (!/^[A-Za-z0-9:_.-]+$/.test(v)) throw new ConfigError('REDIS_KEY_PREFIX', `must be letters, digits or :_.-, got "${v}"`);
+  return v;
+}
+
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
 export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
 
@@ -135,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     opensearchUrl,
     opensearchIndexPrefix: prefix,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: redisPrefix(env),
     embeddingModelDir,
     embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),

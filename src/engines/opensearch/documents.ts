@@ -1,0 +1,42 @@
+/** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
+import type { PartRecord } from '../../catalog/part.ts';
+import { VECTOR_FIELD } from './mappings.ts';
+
+/** Sort key of an MPN key: 4-digit length then the key, so one keyword sort orders by (length, key). */
+export function keySort(key: string): string {
+  return `${String(key.length).padStart(4, '0')}${key}`;
+}
+
+/** Nine significant digits round-trip a float32 exactly and keep the bulk body short. */
+function vector(v: Float32Array): number[] {
+  return Array.from(v, (x) => Number(x.toPrecision(9)));
+}
+
+export function partDocument(r: PartRecord, embedding: Float32Array | null, withVectors: boolean): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    id: r.id,
+    mpn_norm: r.mpn_norm,
+    mpn_len: r.mpn_norm.length,
+    aliases_norm: r.aliases_norm,
+    alias_keys: r.aliases_norm.map((k) => ({ key: k, sort: keySort(k) })),
+    // The same text the SQLite adapter puts in its `mpn` FTS column.
+    mpn_text: [r.mpn, r.mpn_norm, ...r.aliases].join(' '),
+    mpn_slug: r.mpn_slug,
+    manufacturer: { id: r.manufacturer.id, slug: r.manufacturer.slug, name: r.manufacturer.name },
+    category: r.category ? { slug: r.category.slug, names: r.category.path.map((p) => p.name).join(' ') } : null,
+    description: r.description,
+    long_description: r.long_description,
+    package: r.package,
+    series: r.series,
+    specs_text: r.specs.map((s) => `${s.name} ${s.value}`).join(' '),
+    status: r.status,
+    lists: r.lists,
+    stock: r.stock,
+    min_price_usd: r.min_price_usd,
+    spec_names: [...new Set(r.specs.map((s) => s.name))],
+    specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit })),
+    record: r,
+  };
+  if (withVectors && embedding) doc[VECTOR_FIELD] = vector(embedding);
+  return doc;
+}

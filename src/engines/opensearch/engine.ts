@@ -1,0 +1,420 @@
+/**
+ * OpenSearch adapter of the search-engine port. Parts live in versioned indices behind the alias
+ * `<prefix>-parts`; queries go to the alias, so a swap made by another process (an ingest) is seen
+ * by the next query. Catalogue snapshots and the version counter live in `<prefix>-meta`.
+ * Index layout: index-mappings/; naming and swaps: indices.ts; bulk load: loader.ts.
+ * Semantics follow the SQLite adapter (src/engines/sqlite/engine.ts); see queries.ts.
+ */
+import type { CatalogMeta } from '../../catalog/meta.ts';
+import type { PartRecord } from '../../catalog/part.ts';
+import { editDistance } from '../../catalog/edit-distance.ts';
+import type {
+  EngineFilters, EngineInfo, FacetRequest, FacetResult, MpnHit, MpnLookupRequest, ScoredId, SearchEngine,
+  TextSearchRequest, TextSearchResult,
+} from '../port.ts';
+import { createClient, OpenSearchError, type OsClient, type OsClientOptions } from './client.ts';
+import { keySort } from './documents.ts';
+import { filtered, type Dsl } from './filters.ts';
+import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
+import { createOpenSearchLoader } from './loader.ts';
+import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
+import {
+  aliasKeyQuery, cosineFromScore, facetAggs, fuzzyQuery, infixQuery, keyMatches, knnQuery, mpnKeyQuery, parseFacets,
+  SCORE_ORDER, STOCK_ORDER, textQuery, textTokens,
+} from './queries.ts';
+
+export interface OpenSearchEngineOptions {
+  /** Base URL; credentials in it (https://user:pass@host:9200) become Basic auth. */
+  url: string;
+  /** Prefix of every index and alias this engine owns. */
+  prefix: string;
+  /** Retry and timeout tuning (tests). */
+  client?: OsClientOptions;
+}
+
+interface Hit {
+  _id: string;
+  _score: number | null;
+  _source?: Record<string, unknown>;
+  sort?: unknown[];
+}
+interface SearchResponse {
+  hits: { total?: { value: number; relation: string }; hits: Hit[] };
+  aggregations?: Record<string, unknown>;
+}
+
+/** OpenSearch's default index.max_result_window: from + size beyond it pages with search_after. */
+const RESULT_WINDOW = 10_000;
+/** Lucene's k-NN limit. */
+const MAX_K = 10_000;
+
+const ADD_LIST = `
+boolean add(def holder, def id) {
+  if (holder == null) { return false; }
+  if (holder.lists == null) { holder.lists = new ArrayList(); }
+  if (holder.lists.contains(id)) { return false; }
+  holder.lists.add(id);
+  return true;
+}
+boolean changed = add(ctx._source, params.list);
+if (add(ctx._source.record, params.list)) { changed = true; }
+if (!changed) { ctx.op = 'noop'; }`;
+
+const REMOVE_LIST = `
+boolean changed = false;
+for (def holder : [ctx._source, ctx._source.record]) {
+  if (holder != null && holder.lists != null && holder.lists.removeIf(l -> l == params.list)) { changed = true; }
+}
+if (!changed) { ctx.op = 'noop'; }`;
+
+export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
+  const client: OsClient = createClient(opts.url, opts.client);
+  const names = indexNames(opts.prefix);
+  let initialising: Promise<void> | null = null;
+  let closed = false;
+  let metaCache: { index: string; seqNo: number; term: number; meta: CatalogMeta } | null = null;
+
+  function open(): void {
+    if (closed) throw new Error('the OpenSearch engine is closed');
+  }
+
+  async function createMetaIndex(): Promise<void> {
+    await client.send({ method: 'GET', path: '/' });
+    const exists = await client.request({ method: 'HEAD', path: `/${names.meta}`, allow: [404] });
+    if (exists !== null) return;
+    try {
+      await client.send({ method: 'PUT', path: `/${names.meta}`, body: metaIndexBody() });
+    } catch (e) {
+      if (!(e instanceof OpenSearchError && e.type === 'resource_already_exists_exception')) throw e;
+    }
+  }
+
+  function init(): Promise<void> {
+    open();
+    initialising ??= createMetaIndex().catch((e: unknown) => {
+      initialising = null;
+      throw e;
+    });
+    return initialising;
+  }
+
+  /** A search on the live alias; null when nothing is live yet. */
+  async function search(body: Dsl, index = names.alias): Promise<SearchResponse | null> {
+    open();
+    return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, body, allow: [404] });
+  }
+
+  /**
+   * One page of a sorted search with an exact total. Pages beyond the result window skip ahead
+   * with search_after (every sort ends with the unique id, so the order is total).
+   */
+  async function page(body: Dsl, offset: number, limit: number): Promise<{ total: number; hits: Hit[] }> {
+    if (offset + limit <= RESULT_WINDOW) {
+      const r = await search({ ...body, from: offset, size: limit, track_total_hits: true });
+      return { total: r?.hits.total?.value ?? 0, hits: r?.hits.hits ?? [] };
+    }
+    let total = 0;
+    let after: unknown[] | undefined;
+    for (let skipped = 0; skipped < offset; ) {
+      const size = Math.min(RESULT_WINDOW, offset - skipped);
+      const r = await search({
+        query: body.query,
+        sort: body.sort,
+        size,
+        _source: false,
+        track_total_hits: after === undefined,
+        ...(after ? { search_after: after } : {}),
+      });
+      if (after === undefined) total = r?.hits.total?.value ?? 0;
+      const hits = r?.hits.hits ?? [];
+      if (hits.length < size) return { total, hits: [] };
+      skipped += hits.length;
+      after = hits[hits.length - 1]!.sort;
+    }
+    const r = await search({ ...body, size: limit, track_total_hits: false, search_after: after });
+    return { total, hits: r?.hits.hits ?? [] };
+  }
+
+  async function mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]> {
+    open();
+    if (!req.key) return [];
+    const filters = req.filters ?? {};
+    const limit = Math.max(1, req.limit);
+    const hits = new Map<number, MpnHit>();
+    const add = (id: number, matched: string, alias: boolean) => {
+      if (!hits.has(id)) hits.set(id, { id, matched, alias });
+    };
+    const key = req.key;
+
+    if (req.mode === 'exact' || req.mode === 'prefix') {
+      const mode = req.mode;
+      const withAliases = req.aliases ?? true;
+      const [direct, aliased] = await Promise.all([
+        search(mpnKeyQuery(key, mode, filters, limit)),
+        withAliases ? search(aliasKeyQuery(key, mode, filters, limit)) : Promise.resolve(null),
+      ]);
+      for (const h of direct?.hits.hits ?? []) add(Number(h._id), String(h._source?.mpn_norm ?? ''), false);
+      if (hits.size < limit) {
+        for (const h of aliased?.hits.hits ?? []) {
+          // The alias the nested sort ordered by: the shortest, then lowest, matching key.
+          const keys = ((h._source?.aliases_norm as string[] | undefined) ?? []).filter((k) => keyMatches(k, key, mode));
+          const best = keys.sort((a, b) => (keySort(a) < keySort(b) ? -1 : 1))[0];
+          if (best !== undefined) add(Number(h._id), best, true);
+        }
+      }
+      return [...hits.values()].slice(0, limit);
+    }
+
+    if (req.mode === 'infix') {
+      // Like the SQLite adapter, infix looks at the part's own MPN key only.
+      const r = await search(infixQuery(key, filters, limit));
+      for (const h of r?.hits.hits ?? []) add(Number(h._id), String(h._source?.mpn_norm ?? ''), false);
+      return [...hits.values()];
+    }
+
+    // fuzzy: candidates sharing a trigram, verified by edit distance <= 2 (1 for short keys)
+    if (key.length < 3) return [];
+    const maxEdits = key.length <= 4 ? 1 : 2;
+    const r = await search(fuzzyQuery(key, maxEdits, filters));
+    const scored = (r?.hits.hits ?? [])
+      .map((h) => ({ id: Number(h._id), k: String(h._source?.mpn_norm ?? '') }))
+      .map((c) => ({ ...c, d: editDistance(key, c.k, maxEdits) }))
+      .filter((c) => c.d <= maxEdits)
+      .sort(
+        (a, b) =>
+          a.d - b.d ||
+          Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) ||
+          (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id),
+      );
+    for (const c of scored) add(c.id, c.k, false);
+    return [...hits.values()].slice(0, limit);
+  }
+
+  async function textSearch(req: TextSearchRequest): Promise<TextSearchResult> {
+    open();
+    const tokens = req.text ? textTokens(req.text) : null;
+    if (req.text && !tokens?.length) return { total: 0, hits: [] };
+    const scored = tokens !== null;
+    const body: Dsl = {
+      _source: false,
+      query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
+      sort: scored ? SCORE_ORDER : STOCK_ORDER,
+    };
+    const { total, hits } = await page(body, Math.max(0, req.offset), Math.max(0, req.limit));
+    return {
+      total,
+      hits: hits.map((h) => ({ id: Number(h._id), score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0 })),
+    };
+  }
+
+  async function hasVectors(index = names.alias): Promise<boolean> {
+    const r = await client.request<Record<string, { mappings?: Record<string, unknown> }>>({
+      method: 'GET',
+      path: `/${index}/_mapping/field/${VECTOR_FIELD}`,
+      allow: [404],
+    });
+    return Object.values(r ?? {}).some((m) => m.mappings && VECTOR_FIELD in m.mappings);
+  }
+
+  async function knn(vector: Float32Array, k: number, filters: EngineFilters): Promise<ScoredId[]> {
+    open();
+    if (k <= 0 || !(await hasVectors())) return [];
+    const r = await search(knnQuery(vector, Math.min(k, MAX_K), filters));
+    return (r?.hits.hits ?? []).slice(0, k).map((h) => ({ id: Number(h._id), score: cosineFromScore(h._score ?? 0) }));
+  }
+
+  async function facets(req: FacetRequest): Promise<FacetResult> {
+    open();
+    const empty: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
+    const tokens = req.text ? textTokens(req.text) : null;
+    if (req.text && !tokens?.length) return empty;
+    const specValues = [...new Set(req.specValues ?? [])];
+    const r = await search({
+      size: 0,
+      track_total_hits: true,
+      query: tokens ? textQuery(tokens, req.filters) : filtered(req.filters),
+      aggs: facetAggs(specValues, req.size ?? 20),
+    });
+    if (!r) return empty;
+    return parseFacets(r.hits.total?.value ?? 0, r.aggregations ?? {}, specValues);
+  }
+
+  async function getParts(ids: readonly number[]): Promise<PartRecord[]> {
+    open();
+    if (ids.length === 0) return [];
+    const byId = new Map<number, PartRecord>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 1000) {
+      const chunk = unique.slice(i, i + 1000);
+      const r = await client.request<{ docs: { _id: string; found?: boolean; _source?: { record?: PartRecord } }[] }>({
+        method: 'POST',
+        path: `/${names.alias}/_mget`,
+        query: { _source_includes: 'record' },
+        body: { ids: chunk.map(String) },
+        allow: [404],
+      });
+      if (!r) return [];
+      for (const d of r.docs) if (d.found && d._source?.record) byId.set(Number(d._id), d._source.record);
+    }
+    return ids.map((id) => byId.get(id)).filter((p): p is PartRecord => p !== undefined);
+  }
+
+  async function partWhere(filter: Dsl[]): Promise<PartRecord | null> {
+    const r = await search({ size: 1, track_total_hits: false, _source: ['record'], query: { bool: { filter } }, sort: [{ id: 'asc' }] });
+    return (r?.hits.hits[0]?._source?.record as PartRecord | undefined) ?? null;
+  }
+
+  async function getPartBySlug(mfr: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null> {
+    open();
+    const exact = await partWhere([{ term: { 'manufacturer.slug': mfr } }, { term: { mpn_slug: mpnSlug } }]);
+    if (exact) return { part: exact, exact: true };
+    const loose = await partWhere([
+      { term: { 'manufacturer.slug': mfr.toLowerCase() } },
+      { term: { 'mpn_slug.lower': mpnSlug.toLowerCase() } },
+    ]);
+    return loose ? { part: loose, exact: false } : null;
+  }
+
+  async function meta(): Promise<CatalogMeta | null> {
+    open();
+    const live = await liveIndex(client, names);
+    if (!live) return null;
+    const path = `/${names.meta}/_doc/${encodeURIComponent(live)}`;
+    // The snapshot can be large: re-read it only when its sequence number moved.
+    if (metaCache?.index === live) {
+      const head = await client.request<{ found: boolean; _seq_no: number; _primary_term: number }>({
+        method: 'GET',
+        path,
+        query: { _source: 'false' },
+        allow: [404],
+      });
+      if (head?.found && head._seq_no === metaCache.seqNo && head._primary_term === metaCache.term) return metaCache.meta;
+    }
+    const doc = await client.request<{ found: boolean; _seq_no: number; _primary_term: number; _source?: { meta?: CatalogMeta } }>({
+      method: 'GET',
+      path,
+      allow: [404],
+    });
+    const m = doc?.found ? (doc._source?.meta ?? null) : null;
+    metaCache = m && doc ? { index: live, seqNo: doc._seq_no, term: doc._primary_term, meta: m } : null;
+    return m;
+  }
+
+  /** Ids of the parts matching `query` in `index`, walked with search_after. */
+  async function idsWhere(index: string, query: Dsl): Promise<string[]> {
+    const out: string[] = [];
+    let after: unknown[] | undefined;
+    for (;;) {
+      const r = await search(
+        { size: 5000, track_total_hits: false, _source: false, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) },
+        index,
+      );
+      const hits = r?.hits.hits ?? [];
+      for (const h of hits) out.push(h._id);
+      if (hits.length < 5000) return out;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+
+  /**
+   * Bulk scripted updates of `lists` and `record.lists` (no _update_by_query: that needs the
+   * reindex module, which minimal distributions lack). Scripts check before they change, so a
+   * repeated request is harmless.
+   */
+  async function setListMembership(listId: string, partIds: readonly number[]): Promise<void> {
+    open();
+    const live = await liveIndex(client, names);
+    if (!live) throw new Error('no live index version');
+    const ids = [...new Set(partIds)].map(String);
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += 10_000) chunks.push(ids.slice(i, i + 10_000));
+    // Members that left the list, then parts that joined it.
+    const leaving = await idsWhere(live, {
+      bool: { filter: [{ term: { lists: listId } }], must_not: chunks.map((c) => ({ ids: { values: c } })) },
+    });
+    const joining: string[] = [];
+    for (const c of chunks) {
+      joining.push(...(await idsWhere(live, { bool: { filter: [{ ids: { values: c } }], must_not: [{ term: { lists: listId } }] } })));
+    }
+    const actions = [
+      ...leaving.map((id) => ({ id, source: REMOVE_LIST })),
+      ...joining.map((id) => ({ id, source: ADD_LIST })),
+    ];
+    for (let i = 0; i < actions.length; i += 1000) {
+      const ndjson = actions
+        .slice(i, i + 1000)
+        .map((a) =>
+          `${JSON.stringify({ update: { _id: a.id, retry_on_conflict: 5 } })}\n${JSON.stringify({ script: { lang: 'painless', source: a.source, params: { list: listId } } })}\n`,
+        )
+        .join('');
+      const r = await client.send<{ errors: boolean; items: Record<string, { _id: string; status: number; error?: { type?: string; reason?: string } }>[] }>({
+        method: 'POST',
+        path: `/${live}/_bulk`,
+        query: { filter_path: 'errors,items.*._id,items.*.status,items.*.error' },
+        ndjson,
+      });
+      if (!r.errors) continue;
+      for (const entry of r.items) {
+        const item = Object.values(entry)[0];
+        // A part deleted meanwhile has no membership to update.
+        if (item?.error && item.error.type !== 'document_missing_exception') {
+          throw new Error(`updating list ${listId} on part ${item._id} failed: ${item.error.type}: ${item.error.reason}`);
+        }
+      }
+    }
+    await client.send({ method: 'POST', path: `/${live}/_refresh` });
+  }
+
+  const engine: SearchEngine = {
+    kind: 'opensearch',
+    init,
+    async info(): Promise<EngineInfo> {
+      open();
+      const p = await pointers(client, names);
+      if (!p.live) return { kind: 'opensearch', version: null, previous: p.previous, parts: 0, vectors: false };
+      const [count, vectors] = await Promise.all([
+        client.send<{ count: number }>({ method: 'GET', path: `/${p.live}/_count` }),
+        hasVectors(p.live),
+      ]);
+      return { kind: 'opensearch', version: p.live, previous: p.previous, parts: count.count, vectors };
+    },
+    meta,
+    async saveMeta(m) {
+      await init();
+      const live = await liveIndex(client, names);
+      if (!live) throw new Error('no live index version to attach the catalogue snapshot to');
+      await client.send({
+        method: 'PUT',
+        path: `/${names.meta}/_doc/${encodeURIComponent(live)}`,
+        query: { refresh: 'true' },
+        body: { kind: 'catalog_meta', version: live, updated_at: new Date().toISOString(), meta: { ...m, version: live } },
+      });
+      metaCache = null;
+    },
+    mpnLookup,
+    textSearch,
+    knn,
+    facets,
+    getParts,
+    getPartBySlug,
+    async beginLoad(o) {
+      await init();
+      return createOpenSearchLoader({ client, names }, o.embeddingDims);
+    },
+    async rollback() {
+      await init();
+      const p = await pointers(client, names);
+      if (!p.live || !p.previous) throw new Error('there is no previous index version to roll back to');
+      await swapAlias(client, names, p.live, p.previous);
+      await writePointers(client, names, p.previous, p.live);
+      metaCache = null;
+      return { from: p.live, to: p.previous };
+    },
+    setListMembership,
+    async close() {
+      closed = true;
+      metaCache = null;
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,66 @@
+/**
+ * Engine-neutral filters -> OpenSearch bool clauses (filter context: no scoring, cached).
+ * Mirrors src/engines/sqlite/filters.ts clause by clause.
+ */
+import type { EngineFilters, SpecFilter } from '../port.ts';
+
+export type Dsl = Record<string, unknown>;
+
+export interface FilterClauses {
+  filter: Dsl[];
+  must_not: Dsl[];
+}
+
+function specClause(s: SpecFilter): Dsl {
+  const conds: Dsl[] = [{ term: { 'specs.name': s.name } }];
+  if ('values' in s) {
+    conds.push({ terms: { 'specs.value': s.values } });
+  } else {
+    // A part matches when its [min, max] lies within the bounds (and it has a number at all).
+    conds.push({ exists: { field: 'specs.min' } });
+    const r = s.range;
+    const min: Dsl = {};
+    const max: Dsl = {};
+    if (r.gte !== undefined) min.gte = r.gte;
+    if (r.gt !== undefined) min.gt = r.gt;
+    if (r.lte !== undefined) max.lte = r.lte;
+    if (r.lt !== undefined) max.lt = r.lt;
+    if (Object.keys(min).length) conds.push({ range: { 'specs.min': min } });
+    if (Object.keys(max).length) conds.push({ range: { 'specs.max': max } });
+  }
+  return { nested: { path: 'specs', query: { bool: { filter: conds } }, score_mode: 'none' } };
+}
+
+export function filterClauses(f: EngineFilters): FilterClauses {
+  const filter: Dsl[] = [];
+  const mustNot: Dsl[] = [];
+  if (f.status?.length) filter.push({ terms: { status: f.status } });
+  // category.slug.tree holds every ancestor path of the slug: a term on a slug is its subtree.
+  if (f.categories?.length) filter.push({ terms: { 'category.slug.tree': f.categories } });
+  if (f.excludeCategories?.length) mustNot.push({ terms: { 'category.slug.tree': f.excludeCategories } });
+  if (f.manufacturers?.length) filter.push({ terms: { 'manufacturer.slug': f.manufacturers } });
+  if (f.lists?.length) filter.push({ terms: { lists: f.lists } });
+  for (const s of f.specs ?? []) filter.push(specClause(s));
+  if (f.inStock) filter.push({ range: { stock: { gt: 0 } } });
+  if (f.maxPriceUsd !== undefined) filter.push({ range: { min_price_usd: { lte: f.maxPriceUsd } } });
+  return { filter, must_not: mustNot };
+}
+
+/** A bool query of `must` (scored) under the filters; match_all when there is neither. */
+export function filtered(f: EngineFilters, must: Dsl[] = [], should: Dsl[] = []): Dsl {
+  const c = filterClauses(f);
+  if (!must.length && !should.length && !c.filter.length && !c.must_not.length) return { match_all: {} };
+  const bool: Dsl = {};
+  if (must.length) bool.must = must;
+  if (should.length) bool.should = should;
+  if (c.filter.length) bool.filter = c.filter;
+  if (c.must_not.length) bool.must_not = c.must_not;
+  return { bool };
+}
+
+/** The filters alone as one query (for the knn `filter`), or null when nothing constrains. */
+export function filterQuery(f: EngineFilters): Dsl | null {
+  const c = filterClauses(f);
+  if (!c.filter.length && !c.must_not.length) return null;
+  return { bool: { filter: c.filter, must_not: c.must_not } };
+}

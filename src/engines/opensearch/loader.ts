@@ -1,0 +1,202 @@
+/**
+ * Bulk load of a new parts index version.
+ *
+ * beginLoad creates `<prefix>-parts-v<N>` with refreshes off and no replicas; `write` sends _bulk
+ * index actions (the part id is the _id, so a repeated part replaces the earlier one). Transient
+ * request failures are retried by the client; items rejected with 429/5xx are re-sent with
+ * backoff; other item errors are returned as WriteFailures. `finish` restores the serving
+ * settings, refreshes, checks the count, stores the CatalogMeta, swaps the alias in one call and
+ * keeps exactly one previous version.
+ */
+import type { CatalogMeta } from '../../catalog/meta.ts';
+import type { IndexedPart } from '../../catalog/part.ts';
+import type { EngineLoader, WriteFailure } from '../port.ts';
+import { backoffDelay, isTransientStatus, OpenSearchError, sleep, type OsClient } from './client.ts';
+import { partDocument } from './documents.ts';
+import { bumpSeq, deleteIndex, listVersions, pointers, readState, swapAlias, writePointers, type IndexNames } from './indices.ts';
+import { partsIndexBody, partsServingSettings } from './mappings.ts';
+
+export interface LoaderContext {
+  client: OsClient;
+  names: IndexNames;
+}
+
+interface BulkItem {
+  part: IndexedPart;
+  lines: string;
+}
+
+interface BulkResponse {
+  errors: boolean;
+  items?: Record<string, { _id?: string; status: number; error?: { type?: string; reason?: string; caused_by?: { type?: string; reason?: string } } }>[];
+}
+
+function itemReason(e: NonNullable<NonNullable<BulkResponse['items']>[number][string]['error']>): string {
+  const cause = e.caused_by ? ` (${[e.caused_by.type, e.caused_by.reason].filter(Boolean).join(': ')})` : '';
+  return `${e.type ?? 'error'}: ${e.reason ?? 'rejected'}${cause}`;
+}
+
+function failure(p: IndexedPart, reason: string): WriteFailure {
+  return { id: p.record.id, mpn: p.record.mpn, manufacturer: p.record.manufacturer.name, reason };
+}
+
+/** Creates the next version index; the create call itself claims N (a clash moves to N+1). */
+async function createVersion(ctx: LoaderContext, dims: number | null): Promise<{ name: string; seq: number }> {
+  const { client, names } = ctx;
+  const [state, versions] = await Promise.all([readState(client, names), listVersions(client, names)]);
+  let seq = Math.max(state.seq, ...versions.map((v) => v.seq), 0) + 1;
+  for (let tries = 0; ; tries++, seq++) {
+    const name = names.version(seq);
+    try {
+      await client.send({ method: 'PUT', path: `/${name}`, body: partsIndexBody(dims) });
+      await bumpSeq(client, names, seq);
+      return { name, seq };
+    } catch (e) {
+      if (e instanceof OpenSearchError && e.type === 'resource_already_exists_exception' && tries < 20) continue;
+      throw e;
+    }
+  }
+}
+
+export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: number | null): Promise<EngineLoader> {
+  const { client, names } = ctx;
+  const { name: version, seq } = await createVersion(ctx, embeddingDims);
+  const withVectors = embeddingDims !== null && embeddingDims > 0;
+  let state: 'loading' | 'finished' | 'aborted' = 'loading';
+
+  function assertLoading(): void {
+    if (state !== 'loading') throw new Error(`index version ${version} is ${state}; start a new load`);
+  }
+
+  /** One _bulk request; splits the batch when OpenSearch finds the body too large. */
+  async function sendBulk(items: BulkItem[]): Promise<{ item: BulkItem; status: number; reason: string }[]> {
+    let res: BulkResponse;
+    try {
+      res = await client.send<BulkResponse>({
+        method: 'POST',
+        path: `/${version}/_bulk`,
+        query: { filter_path: 'errors,items.*.status,items.*.error' },
+        ndjson: items.map((i) => i.lines).join(''),
+        retries: Math.max(client.policy.retries, 8),
+      });
+    } catch (e) {
+      if (e instanceof OpenSearchError && e.status === 413 && items.length > 1) {
+        const mid = Math.ceil(items.length / 2);
+        return [...(await sendBulk(items.slice(0, mid))), ...(await sendBulk(items.slice(mid)))];
+      }
+      throw e;
+    }
+    if (!res.errors) return [];
+    const rejected: { item: BulkItem; status: number; reason: string }[] = [];
+    (res.items ?? []).forEach((entry, i) => {
+      const r = Object.values(entry)[0];
+      const item = items[i];
+      if (r?.error && item) rejected.push({ item, status: r.status, reason: itemReason(r.error) });
+    });
+    return rejected;
+  }
+
+  return {
+    version,
+    async write(parts) {
+      assertLoading();
+      const failures: WriteFailure[] = [];
+      let pending: BulkItem[] = [];
+      for (const p of parts) {
+        try {
+          const action = JSON.stringify({ index: { _id: String(p.record.id) } });
+          pending.push({ part: p, lines: `${action}\n${JSON.stringify(partDocument(p.record, p.embedding, withVectors))}\n` });
+        } catch (e) {
+          failures.push(failure(p, `not serialisable: ${(e as Error).message}`));
+        }
+      }
+      // Items OpenSearch rejected for load (429) or a passing node problem (5xx) go again.
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const rejected = await sendBulk(pending);
+        const transient = rejected.filter((r) => isTransientStatus(r.status));
+        for (const r of rejected) if (!isTransientStatus(r.status)) failures.push(failure(r.item.part, r.reason));
+        if (transient.length && attempt >= Math.max(client.policy.retries, 8)) {
+          for (const r of transient) failures.push(failure(r.item.part, `${r.reason}; still rejected after ${attempt + 1} attempts`));
+          break;
+        }
+        pending = transient.map((r) => r.item);
+        if (pending.length) await sleep(backoffDelay(attempt, client.policy));
+      }
+      // As in the SQLite adapter: a batch in which every record fails is a systemic problem.
+      if (parts.length > 0 && failures.length === parts.length) {
+        const sample = failures.slice(0, 3).map((f) => `${f.manufacturer} ${f.mpn} (id ${f.id}): ${f.reason}`);
+        throw new Error(`every record of the batch was rejected by ${version}: ${sample.join('; ')}${failures.length > 3 ? '; ...' : ''}`);
+      }
+      return failures;
+    },
+
+    async countsBy(field) {
+      assertLoading();
+      await client.send({ method: 'POST', path: `/${version}/_refresh` });
+      const path = field === 'category' ? 'category.slug' : 'manufacturer.slug';
+      const counts = new Map<string, number>();
+      let after: unknown;
+      for (;;) {
+        const composite: Record<string, unknown> = { size: 1000, sources: [{ k: { terms: { field: path } } }] };
+        if (after) composite.after = after;
+        const r = await client.send<{ aggregations: { c: { buckets: { key: { k: string }; doc_count: number }[]; after_key?: unknown } } }>({
+          method: 'POST',
+          path: `/${version}/_search`,
+          body: { size: 0, track_total_hits: false, aggs: { c: { composite } } },
+        });
+        const c = r.aggregations.c;
+        for (const b of c.buckets) counts.set(b.key.k, b.doc_count);
+        if (!c.after_key || c.buckets.length === 0) break;
+        after = c.after_key;
+      }
+      return counts;
+    },
+
+    async finish(meta: CatalogMeta, expected: number) {
+      assertLoading();
+      await client.send({ method: 'PUT', path: `/${version}/_settings`, body: { index: partsServingSettings() } });
+      await client.send({ method: 'POST', path: `/${version}/_refresh` });
+      const { count } = await client.send<{ count: number }>({ method: 'GET', path: `/${version}/_count` });
+      if (count !== expected) {
+        throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
+      }
+      // Primaries must be active before the alias sends searches here.
+      await client.request({
+        method: 'GET',
+        path: `/_cluster/health/${version}`,
+        query: { wait_for_status: 'yellow', timeout: '60s' },
+        allow: [408],
+      });
+      await client.send({
+        method: 'PUT',
+        path: `/${names.meta}/_doc/${encodeURIComponent(version)}`,
+        query: { refresh: 'true' },
+        body: { kind: 'catalog_meta', version, updated_at: new Date().toISOString(), meta: { ...meta, version } },
+      });
+      const before = await pointers(client, names);
+      await swapAlias(client, names, before.live, version);
+      await writePointers(client, names, version, before.live);
+      state = 'finished';
+      // Keep the version that was live; drop every older one (and leftovers of failed loads).
+      const stale = before.versions.filter((v) => v.seq < seq && v.name !== before.live);
+      for (const v of stale) {
+        try {
+          await deleteIndex(client, v.name);
+          await client.request({ method: 'DELETE', path: `/${names.meta}/_doc/${encodeURIComponent(v.name)}`, allow: [404] });
+        } catch {
+          // Cleanup is retried by the next finish; the swap has happened either way.
+        }
+      }
+      return { version, count };
+    },
+
+    async abort() {
+      if (state === 'finished') return;
+      state = 'aborted';
+      const live = (await pointers(client, names)).live;
+      if (live === version) return;
+      await deleteIndex(client, version);
+      await client.request({ method: 'DELETE', path: `/${names.meta}/_doc/${encodeURIComponent(version)}`, allow: [404] });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The index definitions of index-mappings/ (parts.json, meta.json) turned into request bodies:
+ * `_comment` keys stripped, the vector dimension injected (or the vector field dropped), and the
+ * bulk-load settings laid over the serving ones.
+ */
+import fs from 'node:fs';
+
+const DIR = new URL('../../../index-mappings/', import.meta.url);
+
+type Json = Record<string, unknown>;
+
+export interface IndexBody {
+  settings: { index: Json; analysis?: Json };
+  mappings: { properties: Json } & Json;
+}
+
+function stripComments(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripComments);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.entries(v as Json)
+        .filter(([k]) => k !== '_comment')
+        .map(([k, x]) => [k, stripComments(x)]),
+    );
+  }
+  return v;
+}
+
+const cache = new Map<string, IndexBody>();
+
+function load(file: string): IndexBody {
+  let body = cache.get(file);
+  if (!body) {
+    const raw = JSON.parse(fs.readFileSync(new URL(file, DIR), 'utf8')) as unknown;
+    body = stripComments(raw) as IndexBody;
+    cache.set(file, body);
+  }
+  // Callers mutate their copy.
+  return structuredClone(body);
+}
+
+export const VECTOR_FIELD = 'embedding';
+
+/** Settings a load overrides at creation: no refreshes, no replicas. */
+const LOAD_SETTINGS = { refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: false };
+
+/** Body creating a parts index version for a bulk load. */
+export function partsIndexBody(embeddingDims: number | null): IndexBody {
+  const body = load('parts.json');
+  const props = body.mappings.properties;
+  if (embeddingDims) {
+    const vec = props[VECTOR_FIELD] as Json | undefined;
+    if (!vec) throw new Error(`index-mappings/parts.json has no "${VECTOR_FIELD}" field`);
+    vec.dimension = embeddingDims;
+    body.settings.index.knn = true;
+  } else {
+    delete props[VECTOR_FIELD];
+    delete body.settings.index.knn;
+  }
+  body.settings.index = { ...body.settings.index, ...LOAD_SETTINGS };
+  return body;
+}
+
+/** Settings put back on a loaded version before it goes live (the serving values of parts.json). */
+export function partsServingSettings(): Json {
+  const s = load('parts.json').settings.index;
+  const out: Json = { refresh_interval: s.refresh_interval ?? null };
+  if (s.auto_expand_replicas !== undefined && s.auto_expand_replicas !== false) {
+    out.auto_expand_replicas = s.auto_expand_replicas;
+  } else {
+    out.auto_expand_replicas = false;
+    out.number_of_replicas = s.number_of_replicas ?? null;
+  }
+  return out;
+}
+
+export function metaIndexBody(): IndexBody {
+  return load('meta.json');
+}

@@ -1,0 +1,245 @@
+/**
+ * Query DSL of the OpenSearch adapter: MPN lookups, BM25 text search, kNN and facet aggregations,
+ * each matching the SQLite adapter's semantics (src/engines/sqlite/engine.ts).
+ */
+import { normaliseMpn } from '../../catalog/mpn.ts';
+import type { EngineFilters, FacetResult, MpnMode, SpecValueFacet } from '../port.ts';
+import { filtered, filterQuery, type Dsl } from './filters.ts';
+import { VECTOR_FIELD } from './mappings.ts';
+
+/** Longest prefix the edge n-gram subfields hold (parts.json mpn_edge_grams.max_gram). */
+export const EDGE_MAX = 32;
+
+// ---------------------------------------------------------------------------------------------
+// MPN lookups
+
+/** The key query for exact/prefix on a key field (`mpn_norm` or `alias_keys.key`). */
+export function keyClause(field: string, key: string, mode: 'exact' | 'prefix'): Dsl {
+  if (mode === 'exact') return { term: { [field]: key } };
+  // Edge n-grams hold every prefix up to EDGE_MAX: one term lookup; longer keys use a prefix query.
+  return key.length <= EDGE_MAX ? { match: { [`${field}.edge`]: { query: key } } } : { prefix: { [field]: key } };
+}
+
+/** Shorter key first, then lexicographic, then id: the SQLite adapter's ORDER BY length(k), k, id. */
+export const KEY_ORDER: Dsl[] = [{ mpn_len: 'asc' }, { mpn_norm: 'asc' }, { id: 'asc' }];
+
+export function mpnKeyQuery(key: string, mode: 'exact' | 'prefix', filters: EngineFilters, limit: number): Dsl {
+  return {
+    size: limit,
+    track_total_hits: false,
+    _source: ['id', 'mpn_norm'],
+    query: filtered(filters, [{ constant_score: { filter: keyClause('mpn_norm', key, mode) } }]),
+    sort: KEY_ORDER,
+  };
+}
+
+/** Alias matches, ordered by the best matching alias (length, then key) through a nested sort. */
+export function aliasKeyQuery(key: string, mode: 'exact' | 'prefix', filters: EngineFilters, limit: number): Dsl {
+  const match = keyClause('alias_keys.key', key, mode);
+  return {
+    size: limit,
+    track_total_hits: false,
+    _source: ['id', 'aliases_norm'],
+    query: filtered(filters, [{ nested: { path: 'alias_keys', query: match, score_mode: 'none' } }]),
+    sort: [{ 'alias_keys.sort': { order: 'asc', mode: 'min', nested: { path: 'alias_keys', filter: match } } }, { id: 'asc' }],
+  };
+}
+
+const WILDCARD_SPECIAL = /[*?\\]/g;
+
+/** Substring of the MPN key: a phrase of its trigrams (exact substring), a scan for shorter keys. */
+export function infixQuery(key: string, filters: EngineFilters, limit: number): Dsl {
+  const clause =
+    key.length >= 3
+      ? { match_phrase: { 'mpn_norm.infix': { query: key } } }
+      : { wildcard: { mpn_norm: { value: `*${key.replace(WILDCARD_SPECIAL, '\\$&')}*` } } };
+  return {
+    size: limit,
+    track_total_hits: false,
+    _source: ['id', 'mpn_norm'],
+    query: filtered(filters, [{ constant_score: { filter: clause } }]),
+    sort: KEY_ORDER,
+  };
+}
+
+/** Candidates the fuzzy mode verifies client-side (the SQLite adapter reads 400 trigram matches). */
+export const FUZZY_CANDIDATES = 400;
+
+/**
+ * Fuzzy candidates: keys within `maxEdits` (Lucene, with transpositions) that also share a trigram
+ * with the key, like the SQLite adapter's trigram candidates. The caller verifies with editDistance.
+ */
+export function fuzzyQuery(key: string, maxEdits: number, filters: EngineFilters): Dsl {
+  return {
+    size: FUZZY_CANDIDATES,
+    track_total_hits: false,
+    _source: ['id', 'mpn_norm'],
+    query: filtered(filters, [
+      { fuzzy: { mpn_norm: { value: key, fuzziness: maxEdits, transpositions: true, prefix_length: 0, max_expansions: 256 } } },
+      { constant_score: { filter: { match: { 'mpn_norm.infix': { query: key } } }, boost: 0 } },
+    ]),
+  };
+}
+
+export function keyMatches(candidate: string, key: string, mode: MpnMode): boolean {
+  return mode === 'exact' ? candidate === key : candidate.startsWith(key);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text search
+
+/** Same tokens as the SQLite adapter's ftsMatch: letters/digits with inner dots, lower case, at most 32. */
+const TOKEN = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
+
+export function textTokens(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
+}
+
+/** The SQLite adapter's FTS column weights (schema.ts FTS_COLUMNS), as field boosts. */
+const TEXT_FIELDS = [
+  'mpn_text^10',
+  'manufacturer.name^4',
+  'description^3',
+  'long_description^1',
+  'category.names^2',
+  'package^3',
+  'specs_text^1.5',
+];
+/** Stemmed subfields: scoring only (inside a bool with a must, should clauses never widen the set). */
+const STEMMED_FIELDS = ['description.en^1.5', 'long_description.en^0.5', 'category.names.en^1', 'specs_text.en^0.75'];
+
+/**
+ * MPN-looking tokens (3+ key characters, one a digit) add a bool of a high-boost exact clause,
+ * an edge n-gram prefix, an n-gram infix and a bounded fuzzy clause: ranking only.
+ */
+function mpnBoosts(tokens: string[]): Dsl[] {
+  const keys = [...new Set(tokens.map(normaliseMpn))].filter((k) => k.length >= 3 && /\p{N}/u.test(k)).slice(0, 4);
+  return keys.map((key) => ({
+    bool: {
+      should: [
+        { term: { mpn_norm: { value: key, boost: 20 } } },
+        { term: { aliases_norm: { value: key, boost: 10 } } },
+        ...(key.length <= EDGE_MAX ? [{ match: { 'mpn_norm.edge': { query: key, boost: 4 } } }] : []),
+        { match_phrase: { 'mpn_norm.infix': { query: key, boost: 1 } } },
+        {
+          fuzzy: {
+            mpn_norm: { value: key, fuzziness: key.length <= 4 ? 1 : 2, prefix_length: 1, max_expansions: 10, boost: 1 },
+          },
+        },
+      ],
+    },
+  }));
+}
+
+/**
+ * The set: parts where any token matches any text field (the SQLite OR of tokens); score: BM25
+ * with the SQLite column weights, plus stemmed and MPN ranking clauses.
+ */
+export function textQuery(tokens: string[], filters: EngineFilters): Dsl {
+  const query = tokens.join(' ');
+  return filtered(
+    filters,
+    [{ multi_match: { query, type: 'most_fields', operator: 'or', fields: TEXT_FIELDS } }],
+    [{ multi_match: { query, type: 'most_fields', operator: 'or', fields: STEMMED_FIELDS } }, ...mpnBoosts(tokens)],
+  );
+}
+
+export const SCORE_ORDER: Dsl[] = [{ _score: 'desc' }, { id: 'asc' }];
+/** Without text: most stock first (the SQLite adapter's ORDER BY stock DESC, id). */
+export const STOCK_ORDER: Dsl[] = [{ stock: 'desc' }, { id: 'asc' }];
+
+// ---------------------------------------------------------------------------------------------
+// kNN
+
+/** Lucene efficient filtering: the filter sits inside the knn clause and is applied during the search. */
+export function knnQuery(vector: Float32Array, k: number, filters: EngineFilters): Dsl {
+  const clause: Dsl = { vector: Array.from(vector), k };
+  const f = filterQuery(filters);
+  if (f) clause.filter = f;
+  return { size: k, track_total_hits: false, _source: false, query: { knn: { [VECTOR_FIELD]: clause } } };
+}
+
+/** Lucene cosinesimil scores are (1 + cos) / 2; the port wants the cosine itself. */
+export function cosineFromScore(score: number): number {
+  return Math.max(-1, Math.min(1, 2 * score - 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facets
+
+/** Enough buckets for every spec name of the catalogue (~2,000 today). */
+const SPEC_NAME_BUCKETS = 10_000;
+const COUNT_THEN_KEY = [{ _count: 'desc' }, { _key: 'asc' }];
+
+export function facetAggs(specValues: readonly string[], size: number): Dsl {
+  const aggs: Dsl = {
+    spec_names: { terms: { field: 'spec_names', size: SPEC_NAME_BUCKETS } },
+    manufacturers: { terms: { field: 'manufacturer.slug', size, order: COUNT_THEN_KEY } },
+    categories: { terms: { field: 'category.slug', size, order: COUNT_THEN_KEY } },
+  };
+  if (specValues.length) {
+    const units: Dsl = {};
+    specValues.forEach((name, i) => {
+      const named = { term: { 'specs.name': name } };
+      aggs[`spec_${i}`] = {
+        nested: { path: 'specs' },
+        aggs: {
+          named: {
+            filter: named,
+            aggs: {
+              // Parts, not spec rows: reverse_nested counts each part once per value.
+              values: {
+                terms: { field: 'specs.value', size, order: [{ parts: 'desc' }, { _key: 'asc' }] },
+                aggs: { parts: { reverse_nested: {} } },
+              },
+              min: { min: { field: 'specs.min' } },
+              max: { max: { field: 'specs.max' } },
+            },
+          },
+        },
+      };
+      units[`unit_${i}`] = { filter: named, aggs: { unit: { terms: { field: 'specs.unit', size: 1, order: COUNT_THEN_KEY } } } };
+    });
+    // The most common unit of a spec over the whole version, as the SQLite adapter computes it.
+    aggs.units = { global: {}, aggs: { specs: { nested: { path: 'specs' }, aggs: units } } };
+  }
+  return aggs;
+}
+
+interface Bucket {
+  key: string;
+  doc_count: number;
+  parts?: { doc_count: number };
+}
+interface Terms {
+  buckets: Bucket[];
+}
+
+export function parseFacets(total: number, aggs: Record<string, unknown>, specValues: readonly string[]): FacetResult {
+  const terms = (name: string) => (aggs[name] as Terms | undefined)?.buckets ?? [];
+  const specNames: Record<string, number> = {};
+  for (const b of [...terms('spec_names')].sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    specNames[b.key] = b.doc_count;
+  }
+  const units = (aggs.units as { specs?: Record<string, { unit?: Terms }> } | undefined)?.specs ?? {};
+  const values: Record<string, SpecValueFacet> = {};
+  specValues.forEach((name, i) => {
+    const named = (aggs[`spec_${i}`] as { named?: Record<string, unknown> } | undefined)?.named ?? {};
+    const vals = (named.values as Terms | undefined)?.buckets ?? [];
+    const min = (named.min as { value: number | null } | undefined)?.value ?? null;
+    const max = (named.max as { value: number | null } | undefined)?.value ?? null;
+    values[name] = {
+      values: vals.map((b) => ({ value: b.key, count: b.parts?.doc_count ?? b.doc_count })),
+      min,
+      max,
+      unit: units[`unit_${i}`]?.unit?.buckets[0]?.key ?? null,
+    };
+  });
+  return {
+    total,
+    specNames,
+    specValues: values,
+    manufacturers: terms('manufacturers').map((b) => ({ slug: b.key, count: b.doc_count })),
+    categories: terms('categories').map((b) => ({ slug: b.key, count: b.doc_count })),
+  };
+}

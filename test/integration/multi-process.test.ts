@@ -1,0 +1,82 @@
+/**
+ * Several API processes sharing Redis (accounts, ledger, throttle): the window's allowance and the
+ * balance hold exactly across processes. Two real `partsearch serve` processes on loopback.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { createRedisAccountStore } from '../../src/accounts/index.ts';
+import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import type { AccountStore } from '../../src/accounts/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) noteSkip('multi-process Redis tests', 'REDIS_URL is not set');
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+async function waitUp(url: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
+  const prefix = `pstest-mp-${process.pid}-${Date.now()}:`;
+  const pepper = 'multi-process-test-pepper';
+  const procs: ChildProcess[] = [];
+  const urls: string[] = [];
+  let store: AccountStore;
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const engine = createSqliteEngine({ file: path.join(dir, 'partsearch.db') });
+    await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, reportFile: path.join(dir, 'r.jsonl') });
+    await engine.close();
+    store = createRedisAccountStore({ url: REDIS_URL!, pepper: Buffer.from(pepper), prefix });
+    for (const port of [0, 1].map((i) => 20000 + (process.pid % 10000) + i * 7)) {
+      const p = spawn(process.execPath, [path.join(root, 'bin', 'partsearch.js'), 'serve'], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PARTSEARCH_DATA_DIR: dir, REDIS_URL, REDIS_KEY_PREFIX: prefix, PARTSEARCH_KEY_PEPPER: pepper, EMBEDDING_MODEL_DIR: 'none', LOG_LEVEL: 'warn', PRICES_USD: 'part_records=0.1' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      procs.push(p);
+      urls.push(`http://127.0.0.1:${port}`);
+    }
+    await Promise.all(urls.map(waitUp));
+  });
+  afterAll(async () => {
+    for (const p of procs) p.kill('SIGTERM');
+    await store?.close();
+    await purgeRedisPrefix(REDIS_URL!, prefix);
+  });
+
+  async function key(creditUsd: number) {
+    const a = await store.createAccount({ name: `mp-${Math.random()}`, subscription: true, credit_micros: Math.round(creditUsd * 1e6) });
+    const { secret } = await store.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 });
+    return { secret, account: a };
+  }
+
+  it('admits exactly the window allowance of 200 parallel requests spread over both processes', async () => {
+    const { secret } = await key(5);
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fetch(`${urls[i % 2]}/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(140);
+  });
+
+  it('never overdraws the balance under parallel paid requests on both processes', async () => {
+    const { secret, account } = await key(1);
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => fetch(`${urls[i % 2]}/v1/parts/texas-instruments/LM358DR`, { headers: { Authorization: `Bearer ${secret}` } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(30);
+    expect((await store.getAccount(account.id))!.balance_micros).toBe(0);
+  });
+});
