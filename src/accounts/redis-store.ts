@@ -87,6 +87,19 @@ if not r or r == '' then redis.call('HSET', KEYS[1], 'revoked_at', ARGV[1]) end
 return redis.call('HGETALL', KEYS[1])
 `;
 
+const AUTHENTICATE = `
+-- One round trip for the hot path. KEYS: key-hashes  ARGV: hash, key prefix ("P key:"), account prefix ("P acct:")
+-- (single Redis server: the key and account hashes are named from the index, not declared in KEYS)
+local id = redis.call('HGET', KEYS[1], ARGV[1])
+if not id then return false end
+local key = redis.call('HGETALL', ARGV[2] .. id)
+local acct = {}
+for i = 1, #key, 2 do
+  if key[i] == 'account_id' then acct = redis.call('HGETALL', ARGV[3] .. key[i + 1]) end
+end
+return {key, acct}
+`;
+
 const TOUCH_KEY = `
 -- KEYS: key  ARGV: now
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'last_used_at', ARGV[1]) end
@@ -178,6 +191,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     createKey: defineScript(redis, 'psCreateKey', 6, CREATE_KEY),
     revokeKey: defineScript(redis, 'psRevokeKey', 1, REVOKE_KEY),
     touchKey: defineScript(redis, 'psTouchKey', 1, TOUCH_KEY),
+    authenticate: defineScript(redis, 'psAuthenticate', 1, AUTHENTICATE),
     debit: defineScript(redis, 'psDebit', 4, DEBIT),
     countRequest: defineScript(redis, 'psCountRequest', 2, COUNT_REQUEST),
   };
@@ -281,12 +295,12 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     async authenticate(secret) {
       if (!looksLikeKey(secret)) return null;
       const hash = hashKey(secret, pepper);
-      const keyId = await redis.hget(k.keyHashes, hash);
-      if (!keyId) return null;
-      const h = await redis.hgetall(k.key(keyId));
+      const r = await s.authenticate(k.keyHashes, hash, k.key(''), k.acct(''));
+      if (!Array.isArray(r)) return null;
+      const h = pairsToRecord(r[0]);
       const key = toKey(h);
       if (!key || !hashesEqual(h.key_hash ?? '', hash) || key.revoked_at !== null) return null;
-      const account = await getAccount(key.account_id);
+      const account = toAccount(pairsToRecord(r[1]));
       if (!account) return null;
       const now = Date.now();
       if (needsLastUsedUpdate(key.last_used_at, now)) {

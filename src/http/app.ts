@@ -17,12 +17,12 @@ export function apiRoutes(s: AppServices): RouteSpec[] {
   return [...healthRoutes(s), ...usageRoutes(s), ...partDetailRoutes(s)];
 }
 
-export function createApp(s: AppServices): Koa & { router: Router } {
+export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = {}): Koa & { router: Router } {
   const app = new Koa();
   app.proxy = false;
   // Koa's default handler prints errors as text; ours renders them all.
   app.silent = true;
-  const routes = apiRoutes(s);
+  const routes = [...apiRoutes(s), ...(opts.extraRoutes ?? [])];
   const openapi = buildOpenApi(routes);
   const router = new Router();
   router.get('/openapi.json', (ctx) => {

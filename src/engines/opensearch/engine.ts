@@ -105,8 +105,9 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
   }
 
   /**
-   * One page of a sorted search with an exact total. Pages beyond the result window skip ahead
-   * with search_after (every sort ends with the unique id, so the order is total).
+   * One page of a sorted search with an exact total. Beyond the result window it walks with
+   * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
+   * first skipping `offset` hits (sort values only), then collecting `limit`.
    */
   async function page(body: Dsl, offset: number, limit: number): Promise<{ total: number; hits: Hit[] }> {
     if (offset + limit <= RESULT_WINDOW) {
@@ -115,24 +116,25 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     }
     let total = 0;
     let after: unknown[] | undefined;
-    for (let skipped = 0; skipped < offset; ) {
-      const size = Math.min(RESULT_WINDOW, offset - skipped);
+    const out: Hit[] = [];
+    for (let toSkip = offset, toTake = limit; toSkip > 0 || toTake > 0; ) {
+      const skipping = toSkip > 0;
+      const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
       const r = await search({
-        query: body.query,
-        sort: body.sort,
+        ...body,
+        ...(skipping ? { _source: false } : {}),
         size,
-        _source: false,
         track_total_hits: after === undefined,
         ...(after ? { search_after: after } : {}),
       });
       if (after === undefined) total = r?.hits.total?.value ?? 0;
       const hits = r?.hits.hits ?? [];
-      if (hits.length < size) return { total, hits: [] };
-      skipped += hits.length;
+      if (skipping) toSkip -= hits.length;
+      else (out.push(...hits), (toTake -= hits.length));
+      if (hits.length < size) break;
       after = hits[hits.length - 1]!.sort;
     }
-    const r = await search({ ...body, size: limit, track_total_hits: false, search_after: after });
-    return { total, hits: r?.hits.hits ?? [] };
+    return { total, hits: out };
   }
 
   async function mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]> {

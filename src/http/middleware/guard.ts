@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { periodOf, priceOf, usd } from '../../accounts/billing.ts';
-import type { Account, ApiKeyInfo, UsageClass } from '../../accounts/port.ts';
+import type { Account, ApiKeyInfo, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
@@ -36,11 +36,18 @@ export function createGuard(s: AppServices) {
     const secret = header ? (BEARER.exec(header)?.[1] ?? null) : null;
     const credential = header ? createHash('sha256').update(header).digest('hex').slice(0, 32) : null;
     const bucket = credential ? `cred:${credential}` : `addr:${ctx.ip}`;
-    const auth = secret ? await s.accounts.authenticate(secret) : null;
+    // The throttle counts the request whatever the key turns out to be. Once this process knows the
+    // key's own limit, the hit runs beside the key lookup; the first time, the lookup goes first.
+    const known = credential ? knownLimits.get(credential) : undefined;
+    let auth: AuthState | null;
+    let t: ThrottleDecision;
+    if (known !== undefined || !secret) {
+      [t, auth] = await Promise.all([s.throttle.hit(bucket, known ?? billing.defaultRateLimitPerMinute, WINDOW_MS), secret ? s.accounts.authenticate(secret) : null]);
+    } else {
+      auth = await s.accounts.authenticate(secret);
+      t = await s.throttle.hit(bucket, auth?.key.rate_limit_per_minute ?? billing.defaultRateLimitPerMinute, WINDOW_MS);
+    }
     if (auth && credential) knownLimits.set(credential, auth.key.rate_limit_per_minute);
-    const limit = (credential && knownLimits.get(credential)) || billing.defaultRateLimitPerMinute;
-
-    const t = await s.throttle.hit(bucket, limit, WINDOW_MS);
     ctx.set('X-RateLimit-Limit', String(t.limit));
     ctx.set('X-RateLimit-Remaining', String(t.remaining));
     ctx.set('X-RateLimit-Reset', String(t.reset));

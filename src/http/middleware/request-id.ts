@@ -3,11 +3,15 @@ import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
 
 const SANE = /^[A-Za-z0-9._-]{8,128}$/;
+/** Unique without a random draw per request: a random process prefix and a counter. */
+const PROCESS = randomBytes(6).toString('hex');
+let counter = 0;
+const nextId = () => `req_${PROCESS}${(counter++).toString(16).padStart(12, '0')}`;
 
 export function requestId(): Middleware {
   return async (ctx, next) => {
     const given = ctx.get('X-Request-Id');
-    const id = SANE.test(given) ? given : `req_${randomBytes(12).toString('hex')}`;
+    const id = SANE.test(given) ? given : nextId();
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     await next();

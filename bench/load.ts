@@ -1,0 +1,49 @@
+/**
+ * A small closed-loop HTTP load generator for benchmarks: `concurrency` keep-alive connections, each
+ * sending the next request when the previous answer arrives, for `seconds`; reports requests/s and
+ * latency percentiles. Run it in its own process (bench/load-worker.ts) so it does not share the
+ * server's event loop.
+ */
+import http from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  statuses: Record<number, number>;
+}
+
+export async function runLoad(opts: { url: string; headers?: Record<string, string>; concurrency: number; seconds: number }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const u = new URL(opts.url);
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  const end = performance.now() + opts.seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const t0 = performance.now();
+      const req = http.request({ agent, host: u.hostname, port: u.port, path: u.pathname + u.search, headers: opts.headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - t0);
+          statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (performance.now() < end) await one();
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(3);
+  return { requests: latencies.length, seconds: +seconds.toFixed(2), rps: Math.round(latencies.length / seconds), p50ms: pct(50), p99ms: pct(99), statuses };
+}

@@ -1,0 +1,104 @@
+/**
+ * Overhead of the auth + throttle + metering middleware (issue 3) on a cheap route, per adapter:
+ * requests/s of a bare public route and of the same handler behind the guard (valid key,
+ * capability, throttle hit, monthly request count, a metered debit of one unit at price 0), measured
+ * alternately in the same run against the same server. Goals: guarded/bare >= 0.8 with SQLite,
+ * >= 0.6 with Redis.
+ *
+ *   npx tsx bench/middleware.ts [--adapter sqlite|redis|all] [--seconds 5] [--concurrency 32]
+ *
+ * The load generator runs in a child process. Redis runs need REDIS_URL.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runIngest } from '../ingest/pipeline.ts';
+import { loadConfig } from '../src/config.ts';
+import { createAccounts } from '../src/composition.ts';
+import { createSqliteEngine } from '../src/engines/sqlite/engine.ts';
+import { createApp } from '../src/http/app.ts';
+import type { RouteSpec } from '../src/http/route.ts';
+import type { AppServices } from '../src/http/services.ts';
+import { silentLogger } from '../src/log.ts';
+import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { adapter: { type: 'string', default: 'all' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' }, rounds: { type: 'string', default: '3' } } });
+const adapters = values.adapter === 'all' ? ['sqlite', ...(process.env.REDIS_URL ? ['redis'] : [])] : [values.adapter!];
+if (values.adapter === 'all' && !process.env.REDIS_URL) console.log('[skip] redis: REDIS_URL is not set');
+
+const handler = () => ({ ok: true });
+function benchRoutes(): RouteSpec[] {
+  return [
+    { method: 'GET', path: '/bench/bare', operationId: 'benchBare', summary: 'bench', tags: ['bench'], access: 'public', responses: { 200: { description: 'ok' } }, handler },
+    {
+      method: 'GET',
+      path: '/v1/bench/guarded',
+      operationId: 'benchGuarded',
+      summary: 'bench',
+      tags: ['bench'],
+      access: 'parts:read',
+      paid: true,
+      responses: { 200: { description: 'ok' } },
+      handler: async (ctx) => {
+        await ctx.state.charge('part_records', 1);
+        return handler();
+      },
+    },
+  ];
+}
+
+/** The load generator in a child process (asynchronously: the server shares this event loop). */
+async function load(url: string, headers: Record<string, string>) {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) })], { encoding: 'utf8' });
+  return JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
+}
+
+const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores`, seconds: Number(values.seconds), concurrency: Number(values.concurrency) };
+for (const adapter of adapters) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'psbench-mw-'));
+  const prefix = `psbench-mw-${process.pid}:`;
+  const config = loadConfig({
+    PARTSEARCH_DATA_DIR: dir,
+    EMBEDDING_MODEL_DIR: 'none',
+    PRICES_USD: 'part_records=0',
+    MONTHLY_REQUEST_CAP: '1000000000',
+    ...(adapter === 'redis' ? { REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: prefix } : {}),
+  });
+  const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+  await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
+  const { accounts, throttle } = await createAccounts(config);
+  const s: AppServices = { config, engine, embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle };
+  const account = await accounts.createAccount({ name: 'bench', subscription: true });
+  const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
+  const app = createApp(s, { extraRoutes: benchRoutes() });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const port = (server.address() as { port: number }).port;
+  const base = `http://127.0.0.1:${port}`;
+  await load(`${base}/bench/bare`, {}); // warm-up
+  const bare: number[] = [];
+  const guarded: number[] = [];
+  let lastGuarded: Awaited<ReturnType<typeof load>> | null = null;
+  for (let i = 0; i < Number(values.rounds); i++) {
+    bare.push((await load(`${base}/bench/bare`, {})).rps);
+    lastGuarded = await load(`${base}/v1/bench/guarded`, { Authorization: `Bearer ${secret}` });
+    if (Object.keys(lastGuarded.statuses).some((k) => k !== '200')) throw new Error(`guarded route answered ${JSON.stringify(lastGuarded.statuses)}`);
+    guarded.push(lastGuarded.rps);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = +(median(guarded) / median(bare)).toFixed(3);
+  results[adapter] = { bare_rps: bare, guarded_rps: guarded, ratio, goal: adapter === 'sqlite' ? 0.8 : 0.6, guarded_p50ms: lastGuarded?.p50ms, guarded_p99ms: lastGuarded?.p99ms };
+  console.log(`${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (goal ${adapter === 'sqlite' ? 0.8 : 0.6})`);
+  await new Promise((r) => server.close(r));
+  await accounts.close();
+  await throttle.close();
+  await engine.close();
+  if (adapter === 'redis') await purgeRedisPrefix(process.env.REDIS_URL!, prefix);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench', 'results', 'middleware.json'), `${JSON.stringify(results, null, 2)}\n`);
