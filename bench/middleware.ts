@@ -20,6 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { createAccounts } from '../src/composition.ts';
 import { createSqliteEngine } from '../src/engines/sqlite/engine.ts';
 import { createApp } from '../src/http/app.ts';
+import { createCatalogProvider } from '../src/catalog/view.ts';
 import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/http/services.ts';
 import { silentLogger } from '../src/log.ts';
@@ -71,7 +72,7 @@ for (const adapter of adapters) {
   const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
   const { accounts, throttle } = await createAccounts(config);
-  const s: AppServices = { config, engine, embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle };
+  const s: AppServices = { config, engine, catalog: createCatalogProvider(engine), embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle };
   const account = await accounts.createAccount({ name: 'bench', subscription: true });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
   const app = createApp(s, { extraRoutes: benchRoutes() });

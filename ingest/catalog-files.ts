@@ -6,10 +6,6 @@
 import fs from 'node:fs';
 import { categoriesFileSchema, listsFileSchema, manufacturersFileSchema } from '../src/catalog/dump-schema.ts';
 import type { CategoryFileNode } from '../src/catalog/categories.ts';
-import { opaqueId } from '../src/catalog/ids.ts';
-import type { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
-import { normaliseMpn, slugify } from '../src/catalog/mpn.ts';
-import { partId } from '../src/catalog/normalise.ts';
 import { ajv, describeErrors } from '../src/validation.ts';
 
 export class IngestInputError extends Error {
@@ -58,15 +54,4 @@ export const readManufacturersFile = (file: string) => readValidated<Manufacture
 export const readCategoriesFile = (file: string) => readValidated<CategoryFileNode[]>(file, categoriesFileSchema);
 export const readListsFile = (file: string) => readValidated<ListsFileEntry[]>(file, listsFileSchema);
 
-/** Opaque, stable list handle: from the slug for curated lists, from account and name for user lists. */
-export function listIdFor(l: Pick<ListsFileEntry, 'kind' | 'slug' | 'name' | 'account'>): string {
-  return l.kind === 'curated'
-    ? opaqueId('lst_', `curated:${l.slug ?? slugify(l.name)}`)
-    : opaqueId('lst_', `user:${l.account ?? ''}:${slugify(l.name)}`);
-}
-
-/** The part id a list member refers to (without creating manufacturers). */
-export function memberPartId(registry: ManufacturerRegistry, m: { mpn: string; manufacturer: string }): number {
-  const slug = registry.lookup(m.manufacturer)?.slug ?? slugify(m.manufacturer);
-  return partId(slug, normaliseMpn(m.mpn));
-}
+export { listIdFor, memberPartId } from '../src/catalog/lists.ts';

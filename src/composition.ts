@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AccountStore, Throttle } from './accounts/port.ts';
+import { createCatalogProvider } from './catalog/view.ts';
 import type { Config } from './config.ts';
 import { loadEmbedder } from './embeddings/index.ts';
 import type { Embedder } from './embeddings/port.ts';
@@ -67,7 +68,7 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
     embedderMessage = status.message;
   }
   const { accounts, throttle } = await createAccounts(config);
-  return { config, engine, embedder, embedderMessage, log, accounts, throttle };
+  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {

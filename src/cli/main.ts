@@ -4,10 +4,11 @@ import { IngestInputError } from '../../ingest/catalog-files.ts';
 import { parse, UsageError, type Command } from './args.ts';
 import { accountsCommand, keysCommand } from './accounts.ts';
 import { ingestCommand } from './ingest.ts';
+import { listsCommand } from './lists.ts';
 import { sampleCommand } from './sample.ts';
 import { serveCommand, startCommand } from './serve.ts';
 
-const COMMANDS: Command[] = [startCommand, serveCommand, ingestCommand, accountsCommand, keysCommand, sampleCommand];
+const COMMANDS: Command[] = [startCommand, serveCommand, ingestCommand, listsCommand, accountsCommand, keysCommand, sampleCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

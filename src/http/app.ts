@@ -8,13 +8,16 @@ import { requestId } from './middleware/request-id.ts';
 import { buildOpenApi } from './openapi.ts';
 import { mountRoutes, type RouteSpec } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
+import { categoryRoutes } from './routes/categories.ts';
+import { listRoutes } from './routes/lists.ts';
+import { manufacturerRoutes } from './routes/manufacturers.ts';
 import { partDetailRoutes } from './routes/part-detail.ts';
 import { usageRoutes } from './routes/usage.ts';
 import type { AppServices } from './services.ts';
 
 /** Every declared route of the API, in documentation order. */
 export function apiRoutes(s: AppServices): RouteSpec[] {
-  return [...healthRoutes(s), ...usageRoutes(s), ...partDetailRoutes(s)];
+  return [...healthRoutes(s), ...usageRoutes(s), ...categoryRoutes(s), ...manufacturerRoutes(s), ...listRoutes(s), ...partDetailRoutes(s)];
 }
 
 export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = {}): Koa & { router: Router } {

@@ -67,5 +67,5 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], guard:
 }
 
 export function openapiPathOf(route: RouteSpec): string {
-  return route.openapiPath ?? route.path.replace(/:([A-Za-z_]+)[+*]?/g, '{$1}');
+  return route.openapiPath ?? route.path.replace(/[:*]([A-Za-z_]+)/g, '{$1}');
 }

@@ -1,5 +1,6 @@
 /** What the HTTP layer receives from the composition root. */
 import type { AccountStore, Throttle } from '../accounts/port.ts';
+import type { CatalogProvider } from '../catalog/view.ts';
 import type { Config } from '../config.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
@@ -8,6 +9,8 @@ import type { Logger } from '../log.ts';
 export interface AppServices {
   config: Config;
   engine: SearchEngine;
+  /** In-memory view of the live catalogue snapshot (taxonomy, manufacturers, lists, matchers). */
+  catalog: CatalogProvider;
   embedder: Embedder | null;
   /** Why search is hybrid or lexical-only. */
   embedderMessage: string;

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
+import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { SMALL, tempDir } from './fixtures.ts';
 import { startServer } from './server.ts';
 
@@ -27,6 +28,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
     engine,
+    catalog: createCatalogProvider(engine),
     embedder: null,
     embedderMessage: 'no embedding model configured: lexical-only search',
     log: silentLogger,

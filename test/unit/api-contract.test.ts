@@ -209,7 +209,7 @@ describe('OpenAPI document', () => {
     const app = createApp(api.services);
     const mounted = app.router.stack
       .filter((l) => l.path !== '/openapi.json')
-      .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(l.path).replace(/:([A-Za-z_]+)[+*]?/g, '{$1}')}`));
+      .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(l.path).replace(/[:*]([A-Za-z_]+)/g, '{$1}')}`));
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
     expect(new Set(documented)).toEqual(new Set(mounted));
     expect(mounted.length).toBe(apiRoutes(api.services).length);

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
+import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { startServer } from '../support/server.ts';
@@ -19,6 +20,7 @@ describe('HTTP skeleton', () => {
     services = {
       config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none' }),
       engine,
+      catalog: createCatalogProvider(engine),
       embedder: null,
       embedderMessage: 'no embedding model configured: lexical-only search',
       log: silentLogger,

@@ -16,6 +16,12 @@ import { partDocument } from './documents.ts';
 import { bumpSeq, deleteIndex, listVersions, pointers, readState, swapAlias, writePointers, type IndexNames } from './indices.ts';
 import { partsIndexBody, partsServingSettings } from './mappings.ts';
 
+/**
+ * Concurrent _bulk requests per write: a request to one shard is indexed by one write thread, so
+ * two in flight keep two threads busy. Items are split by id, so one id always takes one lane.
+ */
+const BULK_LANES = 2;
+
 export interface LoaderContext {
   client: OsClient;
   names: IndexNames;
@@ -96,34 +102,51 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
     return rejected;
   }
 
+  /** Sends items, re-sending those rejected for load (429) or a passing node problem (5xx). */
+  async function sendWithRetries(items: BulkItem[]): Promise<WriteFailure[]> {
+    const failures: WriteFailure[] = [];
+    const maxAttempts = Math.max(client.policy.retries, 8);
+    let pending = items;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const rejected = await sendBulk(pending);
+      const transient = rejected.filter((r) => isTransientStatus(r.status));
+      for (const r of rejected) if (!isTransientStatus(r.status)) failures.push(failure(r.item.part, r.reason));
+      if (transient.length && attempt >= maxAttempts) {
+        for (const r of transient) failures.push(failure(r.item.part, `${r.reason}; still rejected after ${attempt + 1} attempts`));
+        break;
+      }
+      pending = transient.map((r) => r.item);
+      if (pending.length) await sleep(backoffDelay(attempt, client.policy));
+    }
+    return failures;
+  }
+
   return {
     version,
     async write(parts) {
       assertLoading();
       const failures: WriteFailure[] = [];
-      let pending: BulkItem[] = [];
+      // A later record with the same id replaces an earlier one: only the last is sent, so
+      // concurrent requests and re-sent items can never land out of order.
+      const last = new Map<number, IndexedPart>();
       for (const p of parts) {
+        last.delete(p.record.id);
+        last.set(p.record.id, p);
+      }
+      const lanes: BulkItem[][] = Array.from({ length: BULK_LANES }, () => []);
+      for (const p of last.values()) {
         try {
           const action = JSON.stringify({ index: { _id: String(p.record.id) } });
-          pending.push({ part: p, lines: `${action}\n${JSON.stringify(partDocument(p.record, p.embedding, withVectors))}\n` });
+          const lines = `${action}\n${JSON.stringify(partDocument(p.record, p.embedding, withVectors))}\n`;
+          lanes[p.record.id % BULK_LANES]!.push({ part: p, lines });
         } catch (e) {
           failures.push(failure(p, `not serialisable: ${(e as Error).message}`));
         }
       }
-      // Items OpenSearch rejected for load (429) or a passing node problem (5xx) go again.
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        const rejected = await sendBulk(pending);
-        const transient = rejected.filter((r) => isTransientStatus(r.status));
-        for (const r of rejected) if (!isTransientStatus(r.status)) failures.push(failure(r.item.part, r.reason));
-        if (transient.length && attempt >= Math.max(client.policy.retries, 8)) {
-          for (const r of transient) failures.push(failure(r.item.part, `${r.reason}; still rejected after ${attempt + 1} attempts`));
-          break;
-        }
-        pending = transient.map((r) => r.item);
-        if (pending.length) await sleep(backoffDelay(attempt, client.policy));
-      }
+      const laneFailures = await Promise.all(lanes.filter((l) => l.length > 0).map(sendWithRetries));
+      failures.push(...laneFailures.flat());
       // As in the SQLite adapter: a batch in which every record fails is a systemic problem.
-      if (parts.length > 0 && failures.length === parts.length) {
+      if (parts.length > 0 && failures.length === last.size) {
         const sample = failures.slice(0, 3).map((f) => `${f.manufacturer} ${f.mpn} (id ${f.id}): ${f.reason}`);
         throw new Error(`every record of the batch was rejected by ${version}: ${sample.join('; ')}${failures.length > 3 ? '; ...' : ''}`);
       }

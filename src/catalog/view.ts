@@ -1,0 +1,78 @@
+/**
+ * The in-memory view of the live catalogue snapshot: category tree, manufacturer registry, name
+ * matchers and approved lists, rebuilt when the snapshot changes (new index version, rollback or a
+ * list edit). The snapshot is re-read at most once a second, so lookups cost no engine round trip.
+ */
+import type { SearchEngine } from '../engines/port.ts';
+import { CategoryTree } from './categories.ts';
+import { ManufacturerRegistry } from './manufacturers.ts';
+import { createCategoryMatcher, type CategoryMatcher } from './match/categories.ts';
+import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
+import type { ApprovedListData, CatalogMeta } from './meta.ts';
+
+export interface CatalogView {
+  readonly meta: CatalogMeta;
+  readonly tree: CategoryTree;
+  readonly manufacturers: ManufacturerRegistry;
+  readonly lists: readonly ApprovedListData[];
+  categoryMatcher(): CategoryMatcher;
+  manufacturerMatcher(): ManufacturerMatcher;
+}
+
+export interface CatalogProvider {
+  /** The current view, or null when nothing has been loaded. */
+  get(): Promise<CatalogView | null>;
+  /** Forget the cached snapshot (after this process changed it). */
+  invalidate(): void;
+}
+
+function fingerprint(m: CatalogMeta): string {
+  return `${m.version}|${m.created_at}|${m.lists.map((l) => `${l.list_id}:${l.updated_at}`).join(',')}`;
+}
+
+function buildView(meta: CatalogMeta): CatalogView {
+  const tree = CategoryTree.fromData(meta.categories);
+  const manufacturers = ManufacturerRegistry.from(meta.manufacturers);
+  let cm: CategoryMatcher | null = null;
+  let mm: ManufacturerMatcher | null = null;
+  return {
+    meta,
+    tree,
+    manufacturers,
+    lists: meta.lists,
+    categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
+    manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
+  };
+}
+
+export function createCatalogProvider(engine: SearchEngine, ttlMs = 1000): CatalogProvider {
+  let view: CatalogView | null = null;
+  let key = '';
+  let checkedAt = 0;
+  let inflight: Promise<CatalogView | null> | null = null;
+  async function refresh(): Promise<CatalogView | null> {
+    const meta = await engine.meta();
+    checkedAt = Date.now();
+    if (!meta) {
+      view = null;
+      key = '';
+      return null;
+    }
+    const k = fingerprint(meta);
+    if (k !== key || !view) {
+      view = buildView(meta);
+      key = k;
+    }
+    return view;
+  }
+  return {
+    async get() {
+      if (view && Date.now() - checkedAt < ttlMs) return view;
+      inflight ??= refresh().finally(() => (inflight = null));
+      return inflight;
+    },
+    invalidate() {
+      checkedAt = 0;
+    },
+  };
+}

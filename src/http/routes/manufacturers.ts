@@ -1,0 +1,66 @@
+/** Manufacturer name matching and detail (SPEC.md manufacturer endpoints). Free, `parts:read`. */
+import type { Manufacturer } from '../../catalog/manufacturers.ts';
+import { notFound } from '../../errors.ts';
+import type { RouteSpec } from '../route.ts';
+import { requestIdSchema } from '../schemas.ts';
+import type { AppServices } from '../services.ts';
+import { manufacturerSchema, matchRequestSchema } from './catalog-schemas.ts';
+
+/** Manufacturer: slug, name, logo (spec) plus aliases and part_count (documented extension). */
+export const presentManufacturer = (m: Manufacturer) => ({ slug: m.slug, name: m.name, logo: m.logo, aliases: m.aliases, part_count: m.part_count });
+
+export function manufacturerRoutes(s: AppServices): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/manufacturers/match',
+      operationId: 'matchManufacturers',
+      summary: 'Resolve a full name, partial name or alias',
+      description: 'Case- and punctuation-insensitive; aliases ("TI", "ST", "ON Semiconductor"), legal suffixes and typos. Nonsense returns an empty list.',
+      tags: ['manufacturers'],
+      access: 'parts:read',
+      body: matchRequestSchema,
+      responses: {
+        200: {
+          description: 'Matches, best first.',
+          schema: {
+            type: 'object',
+            required: ['query', 'results', 'request_id'],
+            properties: {
+              query: { type: 'string' },
+              results: { type: 'array', items: { type: 'object', required: ['manufacturer', 'confidence'], properties: { manufacturer: manufacturerSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
+              request_id: requestIdSchema,
+            },
+          },
+        },
+      },
+      handler: async (ctx, { body }) => {
+        const view = await s.catalog.get();
+        const results = view
+          ? view.manufacturerMatcher().match(body.query, body.limit ?? 5).flatMap((m) => {
+              const mfr = view.manufacturers.get(m.slug);
+              return mfr ? [{ manufacturer: presentManufacturer(mfr), confidence: m.confidence }] : [];
+            })
+          : [];
+        return { query: body.query, results, request_id: ctx.state.requestId };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/manufacturers/:manufacturer',
+      operationId: 'getManufacturer',
+      summary: 'Manufacturer by slug',
+      tags: ['manufacturers'],
+      access: 'parts:read',
+      params: { type: 'object', required: ['manufacturer'], properties: { manufacturer: { type: 'string', minLength: 1, maxLength: 200 } } },
+      responses: { 200: { description: 'The manufacturer.', schema: { type: 'object', required: ['manufacturer', 'request_id'], properties: { manufacturer: manufacturerSchema, request_id: requestIdSchema } } } },
+      errors: [404],
+      handler: async (ctx, { params }) => {
+        const view = await s.catalog.get();
+        const m = view?.manufacturers.get(params.manufacturer as string);
+        if (!m) throw notFound(`Manufacturer "${params.manufacturer}"`);
+        return { manufacturer: presentManufacturer(m), request_id: ctx.state.requestId };
+      },
+    },
+  ];
+}
