@@ -376,12 +376,14 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 } });
     try {
       const loader = await flaky.beginLoad({ embeddingDims: 4 });
+      // One part per write: one _bulk request per attempt.
       proxy.script.push('429', 'reset');
-      expect(await loader.write(parts.slice(0, 5))).toEqual([]);
+      expect(await loader.write(parts.slice(0, 1))).toEqual([]);
       expect(proxy.bulkRequests()).toBe(3);
       proxy.script.push('item429');
-      expect(await loader.write(parts.slice(5))).toEqual([]);
+      expect(await loader.write(parts.slice(1, 2))).toEqual([]);
       expect(proxy.bulkRequests()).toBe(5);
+      expect(await loader.write(parts.slice(2))).toEqual([]);
       const counts = await loader.countsBy('category');
       expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(10);
       await loader.abort();
@@ -390,6 +392,20 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
       await proxy.close();
     }
     expect(await versionIndices(prefix)).toEqual([v1]);
+  }, T);
+
+  it('lets a later record with the same id replace an earlier one, within and across batches', async () => {
+    const loader = await engine.beginLoad({ embeddingDims: 4 });
+    const first = parts[0]!;
+    const renamed = (description: string): IndexedPart => ({ record: { ...first.record, description }, embedding: first.embedding });
+    expect(await loader.write([renamed('first copy'), ...parts.slice(1, 4), renamed('second copy')])).toEqual([]);
+    expect(await loader.write([renamed('third copy')])).toEqual([]);
+    await expect(loader.finish(meta(4), 4)).resolves.toMatchObject({ count: 4 });
+    expect((await engine.getParts([first.record.id]))[0]?.description).toBe('third copy');
+    expect((await engine.textSearch({ text: 'copy', filters: {}, limit: 5, offset: 0 })).total).toBe(1);
+    // Back to the full catalogue for the next test.
+    await engine.rollback();
+    expect((await engine.info()).version).toBe(v1);
   }, T);
 
   it('swaps the alias to a new version, keeps one previous version and rolls back', async () => {

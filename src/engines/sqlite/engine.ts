@@ -108,7 +108,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       const like = `%${req.key.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
       const source = req.key.length >= 3 ? `${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE x.mpn_norm LIKE ? ESCAPE '\\'` : `${t.parts} p WHERE p.mpn_norm LIKE ? ESCAPE '\\'`;
       add(
-        stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${source} AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm LIMIT ?`).all(
+        stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${source} AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`).all(
           like,
           ...f.params,
           limit,
@@ -127,7 +127,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const scored = rows
       .map((r) => ({ ...r, d: editDistance(req.key, r.k, maxEdits) }))
       .filter((r) => r.d <= maxEdits)
-      .sort((a, b) => a.d - b.d || Math.abs(a.k.length - req.key.length) - Math.abs(b.k.length - req.key.length) || (a.k < b.k ? -1 : 1));
+      .sort((a, b) => a.d - b.d || Math.abs(a.k.length - req.key.length) - Math.abs(b.k.length - req.key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
     add(scored, false);
     return [...hits.values()].slice(0, limit);
   }
@@ -307,9 +307,22 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       const t = tables();
       if (!t) throw new Error('no live index version');
       db.transaction(() => {
+        const before = db.prepare(`SELECT p.id AS id FROM ${t.members} m JOIN ${t.parts} p ON p.rowid = m.prow WHERE m.list_id = ?`).all(listId) as { id: number }[];
         db.prepare(`DELETE FROM ${t.members} WHERE list_id = ?`).run(listId);
         const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) SELECT ?, rowid FROM ${t.parts} WHERE id = ?`);
         for (const id of partIds) ins.run(listId, id);
+        // Keep the stored records' `lists` in step with the membership table.
+        const read = db.prepare(`SELECT record FROM ${t.parts} WHERE id = ?`);
+        const write = db.prepare(`UPDATE ${t.parts} SET record = ? WHERE id = ?`);
+        const now = new Set(partIds);
+        for (const id of new Set([...before.map((b) => b.id), ...partIds])) {
+          const row = read.get(id) as { record: string } | undefined;
+          if (!row) continue;
+          const rec = JSON.parse(row.record) as PartRecord;
+          const lists = rec.lists.filter((l) => l !== listId);
+          if (now.has(id)) lists.push(listId);
+          if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(JSON.stringify({ ...rec, lists }), id);
+        }
       })();
     },
     async close() {

@@ -37,7 +37,9 @@ export function createVersionDdl(v: string, dims: number | null): string {
   const t = versionTables(v);
   return `
 CREATE TABLE ${t.parts} (
-  rowid INTEGER PRIMARY KEY,
+  -- AUTOINCREMENT: a replaced duplicate must never get the deleted row's rowid back, or the
+  -- sweep in finish() would keep the old row's specs/aliases/members.
+  rowid INTEGER PRIMARY KEY AUTOINCREMENT,
   id INTEGER NOT NULL,
   mpn_norm TEXT NOT NULL,
   mfr_slug TEXT NOT NULL,

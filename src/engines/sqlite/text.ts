@@ -1,8 +1,19 @@
 /** Rows of the full-text tables, and free text -> FTS5 MATCH expressions. */
 import type { PartRecord } from '../../catalog/part.ts';
 
+/**
+ * The tokenizer keeps "." inside tokens (so "0.1uF" and "3.3V" stay whole); a dot that does not sit
+ * between two letters or digits is punctuation and becomes a space ("amplifier." -> "amplifier").
+ */
+const LONE_DOT = /\.(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\./gu;
+const clean = (s: string) => s.replace(LONE_DOT, ' ');
+
 /** The FTS columns of a part, in FTS_COLUMNS order. */
 export function ftsRow(r: PartRecord): string[] {
+  return ftsColumns(r).map(clean);
+}
+
+function ftsColumns(r: PartRecord): string[] {
   return [
     [r.mpn, r.mpn_norm, ...r.aliases].join(' '),
     [r.manufacturer.name].join(' '),
