@@ -98,6 +98,17 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   const inFlight: Promise<void>[] = [];
   let writeChain: Promise<void> = Promise.resolve();
 
+  // Spec vocabulary of the catalogue (validation of spec filters, units): name -> parts, unit counts.
+  const specNames = new Map<string, { parts: number; units: Map<string, number> }>();
+  const noteSpecs = (r: PartRecord) => {
+    for (const sp of r.specs) {
+      let e = specNames.get(sp.name);
+      if (!e) specNames.set(sp.name, (e = { parts: 0, units: new Map() }));
+      e.parts++;
+      if (sp.unit && sp.min !== null) e.units.set(sp.unit, (e.units.get(sp.unit) ?? 0) + 1);
+    }
+  };
+
   const state = () => ({ read, indexed: written.size, rejected: report.counts.rejected, bytes, totalBytes });
 
   // One embedding call at a time: the model already uses every core, and two concurrent calls only
@@ -168,6 +179,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           report.add({ kind: 'duplicate', file, line: n, reason: `same manufacturer and MPN as an earlier record (${record.manufacturer.name} ${record.mpn}); this later record replaces it`, record: raw });
         }
         seen.add(record.id);
+        noteSpecs(record);
         batch.push(record);
         if (batch.length >= batchSize) {
           await flush(batch);
@@ -213,6 +225,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       embedding: { model: o.embedder?.model ?? null, dims: o.embedder?.dims ?? null },
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
+      specs: [...specNames].map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null })).sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [...listData, ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length }))],
     };
     const finishStarted = performance.now();

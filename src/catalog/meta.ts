@@ -33,4 +33,12 @@ export interface CatalogMeta {
   categories: CategoryData[];
   manufacturers: Manufacturer[];
   lists: ApprovedListData[];
+  /** Spec names seen at ingest: parts carrying each, and the SI unit of its numeric values (most common). */
+  specs?: SpecNameInfo[];
+}
+
+export interface SpecNameInfo {
+  name: string;
+  parts: number;
+  unit: string | null;
 }

@@ -9,12 +9,15 @@ import { ManufacturerRegistry } from './manufacturers.ts';
 import { createCategoryMatcher, type CategoryMatcher } from './match/categories.ts';
 import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
+import type { SiUnit } from './units.ts';
 
 export interface CatalogView {
   readonly meta: CatalogMeta;
   readonly tree: CategoryTree;
   readonly manufacturers: ManufacturerRegistry;
   readonly lists: readonly ApprovedListData[];
+  /** Spec name -> SI unit of its numeric values (null: text only); empty when the snapshot predates it. */
+  readonly specUnits: ReadonlyMap<string, SiUnit | null>;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
 }
@@ -40,6 +43,7 @@ function buildView(meta: CatalogMeta): CatalogView {
     tree,
     manufacturers,
     lists: meta.lists,
+    specUnits: new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null])),
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
   };

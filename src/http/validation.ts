@@ -89,7 +89,8 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
     if (e.keyword === 'required') loc.push(e.params.missingProperty as string);
     if (e.keyword === 'additionalProperties') loc.push(e.params.additionalProperty as string);
     const entry: ValidationDetail = { loc: [part, ...loc], msg: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid input'))(e), type: typeOf(e) };
-    const input = e.keyword === 'required' ? valueAt(data, pointerToLoc(e.instancePath)) : valueAt(data, loc);
+    // A missing field has no input of its own.
+    const input = e.keyword === 'required' ? undefined : valueAt(data, loc);
     if (input !== undefined) entry.input = input;
     if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'].includes(e.keyword)) {
       entry.ctx = { limit: e.params.limit };

@@ -1,0 +1,50 @@
+/**
+ * GET /v1/parts/search?mpn=: MPN search (exact, variants, prefix, infix, fuzzy; case- and
+ * punctuation-insensitive), at most 10 fully enriched candidates. Free, `parts:read`.
+ */
+import type { PartRecord } from '../../catalog/part.ts';
+import { searchMpn, type MpnTier } from '../../search/mpn.ts';
+import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import type { RouteSpec } from '../route.ts';
+import type { AppServices } from '../services.ts';
+
+const TIER_ORDER: Record<MpnTier, number> = { exact: 0, variant: 1, prefix: 2, infix: 3, fuzzy: 4 };
+const STATUS_ORDER: Record<string, number> = { active: 0, engineering_sample: 1, nrnd: 2, ltb: 3, unknown: 4, obsolete: 5 };
+
+export const partSearchResponseSchema = {
+  type: 'object',
+  required: ['hits', 'results'],
+  properties: { hits: { type: 'integer', description: 'Number of results returned.' }, results: { type: 'array', items: partSearchResultSchema } },
+};
+
+/** Within a tier: active before obsolete, then more stock first; the tier order itself is kept. */
+export function orderCandidates(cands: { id: number; tier: MpnTier }[], parts: PartRecord[]): PartRecord[] {
+  const byId = new Map(parts.map((p) => [p.id, p]));
+  return cands
+    .map((c, i) => ({ c, i, p: byId.get(c.id) }))
+    .filter((x): x is { c: (typeof cands)[number]; i: number; p: PartRecord } => x.p !== undefined)
+    .sort((a, b) => TIER_ORDER[a.c.tier] - TIER_ORDER[b.c.tier] || (a.c.tier === 'exact' || a.c.tier === 'variant' ? (STATUS_ORDER[a.p.status] ?? 9) - (STATUS_ORDER[b.p.status] ?? 9) || b.p.stock - a.p.stock : 0) || a.i - b.i)
+    .map((x) => x.p);
+}
+
+export function partsSearchRoutes(s: AppServices): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/parts/search',
+      operationId: 'searchPartsByMpn',
+      summary: 'Search parts by MPN',
+      description:
+        'Exact, prefix or fuzzy; case- and punctuation-insensitive. Ranking tiers: exact MPN (all manufacturers), packaging variants and alternate MPNs, prefix, infix, fuzzy (one or two edits). No match: hits 0.',
+      tags: ['parts'],
+      access: 'parts:read',
+      query: { type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'Exact or partial MPN.' } } },
+      responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
+      handler: async (_ctx, { query }) => {
+        const cands = await searchMpn(s.engine, query.mpn as string, { limit: 10 });
+        const parts = orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
+        return { hits: parts.length, results: parts.map(presentPart) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,162 @@
+/**
+ * PartFilters: the public hard-constraint object shared by parametric search, facets and (later)
+ * discovery, its JSON Schema, and its translation to the engine port's EngineFilters with
+ * checks that need the catalogue (unknown spec names, unit mismatches, unknown lists and
+ * categories), each a 422 naming the field.
+ *
+ *   categories / exclude_categories: category path slugs, subtree-inclusive
+ *   manufacturers: manufacturer slugs
+ *   status: lifecycle values (default: active)
+ *   specs: { "<spec display name>": ["value", ...] | {gte, lte, gt, lt, min, max, unit} }
+ *          numbers are compared in SI units after applying `unit` ("mA", "kΩ", "uF" or "A"):
+ *          {"lte": 2, "unit": "A"} matches a part stored as 500 mA; min/max are gte/lte
+ *   list_filter: one lst_ id or an array of them (union)
+ *   price: {max, currency: "USD", min_quantity?}; in_stock: true
+ */
+import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
+import { parseQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
+import type { CatalogView } from '../catalog/view.ts';
+import type { EngineFilters, NumericRange, SpecFilter } from '../engines/port.ts';
+import { validationError, type ValidationDetail } from '../errors.ts';
+
+export interface PartFiltersInput {
+  categories?: string[];
+  exclude_categories?: string[];
+  manufacturers?: string[];
+  status?: PartStatus[];
+  specs?: Record<string, string[] | { gte?: number; lte?: number; gt?: number; lt?: number; min?: number; max?: number; unit?: string }>;
+  list_filter?: string | string[];
+  price?: { max: number; currency?: string; min_quantity?: number };
+  in_stock?: boolean;
+}
+
+const slugList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, maxItems: 100 } as const;
+
+export const partFiltersSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    categories: { ...slugList, description: 'Category path slugs, subtree-inclusive.' },
+    exclude_categories: slugList,
+    manufacturers: { ...slugList, description: 'Manufacturer slugs.' },
+    status: { type: 'array', items: { enum: [...PART_STATUSES] }, minItems: 1, description: 'Lifecycle values; default active.' },
+    specs: {
+      type: 'object',
+      maxProperties: 30,
+      description: 'Keyed by spec display name: a list of accepted values, or a numeric range in SI after `unit`.',
+      additionalProperties: {
+        anyOf: [
+          { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 200 },
+          {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            properties: { gte: { type: 'number' }, lte: { type: 'number' }, gt: { type: 'number' }, lt: { type: 'number' }, min: { type: 'number' }, max: { type: 'number' }, unit: { type: 'string', maxLength: 20 } },
+          },
+        ],
+      },
+    },
+    list_filter: { anyOf: [{ type: 'string', pattern: '^lst_' }, { type: 'array', items: { type: 'string', pattern: '^lst_' }, minItems: 1, maxItems: 50 }] },
+    price: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['max'],
+      properties: { max: { type: 'number', minimum: 0 }, currency: { const: 'USD' }, min_quantity: { type: 'integer', minimum: 1 } },
+    },
+    in_stock: { type: 'boolean' },
+  },
+} as const;
+
+/** Per spec name: the SI unit its numeric values carry (null when none), from the catalogue. */
+export type SpecUnits = ReadonlyMap<string, SiUnit | null>;
+
+/** "mA" -> multiplier 1e-3 and SI unit A; "A" -> 1, A; "uF" -> 1e-6, F. */
+function unitScale(unit: string): { scale: number; si: SiUnit | null } | null {
+  const base = normaliseUnit(unit);
+  if (base) return { scale: 1, si: base };
+  const q = parseQuantity(`1${unit}`);
+  return q && q.unit ? { scale: q.value, si: q.unit } : null;
+}
+
+/** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
+export function toEngineFilters(f: PartFiltersInput | undefined, view: CatalogView | null, specUnits: SpecUnits, loc: (string | number)[] = ['body', 'filters'], visibleListIds?: ReadonlySet<string>): EngineFilters {
+  const detail: ValidationDetail[] = [];
+  const out: EngineFilters = { status: f?.status?.length ? f.status : ['active'] };
+  if (!f) return out;
+  for (const key of ['categories', 'exclude_categories'] as const) {
+    const slugs = f[key];
+    if (!slugs?.length) continue;
+    slugs.forEach((s, i) => {
+      if (view && !view.tree.get(s)) detail.push({ loc: [...loc, key, i], msg: `Unknown category "${s}"`, type: 'unknown_category', input: s });
+    });
+    if (key === 'categories') out.categories = slugs;
+    else out.excludeCategories = slugs;
+  }
+  if (f.manufacturers?.length) {
+    f.manufacturers.forEach((m, i) => {
+      if (view && !view.manufacturers.get(m)) detail.push({ loc: [...loc, 'manufacturers', i], msg: `Unknown manufacturer "${m}"`, type: 'unknown_manufacturer', input: m });
+    });
+    out.manufacturers = f.manufacturers;
+  }
+  if (f.list_filter !== undefined) {
+    const ids = Array.isArray(f.list_filter) ? f.list_filter : [f.list_filter];
+    ids.forEach((id, i) => {
+      if (visibleListIds && !visibleListIds.has(id)) {
+        detail.push({ loc: [...loc, 'list_filter', ...(Array.isArray(f.list_filter) ? [i] : [])], msg: `Unknown list "${id}" (GET /v1/lists shows the lists you can use)`, type: 'unknown_list', input: id });
+      }
+    });
+    out.lists = ids;
+  }
+  const specs: SpecFilter[] = [];
+  for (const [name, cond] of Object.entries(f.specs ?? {})) {
+    const at = [...loc, 'specs', name];
+    if (specUnits.size > 0 && !specUnits.has(name)) {
+      detail.push({ loc: at, msg: `Unknown spec name "${name}"`, type: 'unknown_spec', input: name });
+      continue;
+    }
+    if (Array.isArray(cond)) {
+      specs.push({ name, values: cond });
+      continue;
+    }
+    const stored = specUnits.get(name) ?? null;
+    let scale = 1;
+    if (cond.unit !== undefined) {
+      const u = unitScale(cond.unit);
+      if (!u) {
+        detail.push({ loc: [...at, 'unit'], msg: `Unknown unit "${cond.unit}"`, type: 'unknown_unit', input: cond.unit });
+        continue;
+      }
+      if (stored !== null && u.si !== stored) {
+        detail.push({ loc: [...at, 'unit'], msg: `Unit "${cond.unit}" does not measure "${name}" (stored in ${stored})`, type: 'unit_mismatch', input: cond.unit, ctx: { expected: stored } });
+        continue;
+      }
+      scale = u.scale;
+    } else if (stored === null) {
+      detail.push({ loc: at, msg: `"${name}" has no numeric values; give a list of accepted values`, type: 'not_numeric', input: cond });
+      continue;
+    }
+    const range: NumericRange = {};
+    const gte = cond.gte ?? cond.min;
+    const lte = cond.lte ?? cond.max;
+    if (gte !== undefined) range.gte = gte * scale;
+    if (lte !== undefined) range.lte = lte * scale;
+    if (cond.gt !== undefined) range.gt = cond.gt * scale;
+    if (cond.lt !== undefined) range.lt = cond.lt * scale;
+    if (Object.keys(range).length === 0) {
+      detail.push({ loc: at, msg: 'A range needs at least one of gte, lte, gt, lt, min, max', type: 'range_empty', input: cond });
+      continue;
+    }
+    const lo = Math.max(range.gte ?? -Infinity, range.gt ?? -Infinity);
+    const hi = Math.min(range.lte ?? Infinity, range.lt ?? Infinity);
+    if (lo > hi || (lo === hi && (range.gt !== undefined || range.lt !== undefined))) {
+      detail.push({ loc: at, msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: cond });
+      continue;
+    }
+    specs.push({ name, range });
+  }
+  if (specs.length) out.specs = specs;
+  if (f.in_stock) out.inStock = true;
+  if (f.price) out.maxPriceUsd = f.price.max;
+  if (detail.length) throw validationError(detail);
+  return out;
+}
