@@ -4,6 +4,7 @@ import { runIngest } from '../../ingest/pipeline.ts';
 import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import type { Capability } from '../../src/accounts/port.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -21,9 +22,24 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export type EngineKind = 'sqlite' | 'opensearch';
+
+/** Engines to run API suites on: SQLite always, OpenSearch when OPENSEARCH_URL is set. */
+export const API_ENGINES: EngineKind[] = process.env.OPENSEARCH_URL ? ['sqlite', 'opensearch'] : ['sqlite'];
+
+async function makeEngine(kind: EngineKind, dir: string): Promise<{ engine: SearchEngine; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') return { engine: createSqliteEngine({ file: path.join(dir, 'p.db') }), drop: async () => {} };
+  const { createOpenSearchEngine } = await import('../../src/engines/opensearch/engine.ts');
+  const url = process.env.OPENSEARCH_URL!;
+  const prefix = `pstest-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const engine = createOpenSearchEngine({ url, prefix });
+  await engine.init();
+  return { engine, drop: async () => void (await fetch(`${url}/${prefix}-*`, { method: 'DELETE' })) };
+}
+
+export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite'): Promise<TestApi> {
   const dir = tempDir();
-  const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+  const { engine, drop } = await makeEngine(kind, dir);
   await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, listsFile: SMALL.lists, reportFile: path.join(dir, 'r.jsonl') });
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
@@ -59,6 +75,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     async close() {
       await server.close();
       await services.engine.close();
+      await drop();
       await services.accounts.close();
       await services.throttle.close();
     },

@@ -1,125 +1,127 @@
 /** MPN search, parametric search and facets over the real HTTP server and the small fixture catalogue. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
 
-let api: TestApi;
-let secret: string;
-beforeAll(async () => {
-  api = await startTestApi();
-  ({ secret } = await api.key({ capabilities: ['parts:read'] }));
-});
-afterAll(async () => api?.close());
-const mpnSearch = async (q: string) => {
-  const res = await api.get(`/v1/parts/search?mpn=${encodeURIComponent(q)}`, secret);
-  return { status: res.status, body: (await res.json()) as any };
-};
-const post = async (p: string, body: unknown) => {
-  const res = await api.post(p, body, secret);
-  return { status: res.status, body: (await res.json()) as any };
-};
-
-describe('GET /v1/parts/search?mpn=', () => {
-  it('ranks the exact MPN first, then packaging variants, then other prefixes', async () => {
-    const { status, body } = await mpnSearch('LM358D');
-    expect(status).toBe(200);
-    expect(body.results.map((r: any) => r.mpn)).toEqual(['LM358D', 'LM358DR', 'LM358DR2G']);
-    expect(body.hits).toBe(3);
+describe.each(API_ENGINES)('part search on %s', (engineKind) => {
+  let api: TestApi;
+  let secret: string;
+  beforeAll(async () => {
+    api = await startTestApi({}, engineKind);
+    ({ secret } = await api.key({ capabilities: ['parts:read'] }));
   });
+  afterAll(async () => api?.close());
+  const mpnSearch = async (q: string) => {
+    const res = await api.get(`/v1/parts/search?mpn=${encodeURIComponent(q)}`, secret);
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const post = async (p: string, body: unknown) => {
+    const res = await api.post(p, body, secret);
+    return { status: res.status, body: (await res.json()) as any };
+  };
 
-  it('is case- and punctuation-insensitive and finds alternate MPNs', async () => {
-    expect((await mpnSearch('lm-358 dr')).body.results[0].mpn).toBe('LM358DR');
-    expect((await mpnSearch('LM358DRG4')).body.results[0].mpn).toBe('LM358DR');
-  });
-
-  it('returns fully enriched results: every PartSearchResult field present', async () => {
-    const r = (await mpnSearch('TLV70033DDCR')).body.results[0];
-    expect(Object.keys(r).sort()).toEqual(
-      ['canonical_id', 'categories', 'description', 'documents', 'id', 'images', 'long_description', 'manufacturer', 'mpn', 'offers', 'part_status', 'series', 'slug', 'specs'].sort(),
-    );
-    expect(r).toMatchObject({
-      mpn: 'TLV70033DDCR',
-      slug: 'texas-instruments/TLV70033DDCR',
-      part_status: 'active',
-      canonical_id: null,
-      series: null,
-      manufacturer: { name: 'Texas Instruments', slug: 'texas-instruments' },
-      categories: [{ slug: 'power-management-ics/linear-voltage-regulators-ldo', name: 'Linear Voltage Regulators (LDO)' }],
-      specs: [
-        { spec_name: 'Output Voltage', spec_value: '3.3V', spec_type: 'number' },
-        { spec_name: 'Output Current', spec_value: '200mA', spec_type: 'number' },
-      ],
+  describe('GET /v1/parts/search?mpn=', () => {
+    it('ranks the exact MPN first, then packaging variants, then other prefixes', async () => {
+      const { status, body } = await mpnSearch('LM358D');
+      expect(status).toBe(200);
+      expect(body.results.map((r: any) => r.mpn)).toEqual(['LM358D', 'LM358DR', 'LM358DR2G']);
+      expect(body.hits).toBe(3);
     });
-    expect(r.offers[0]).toMatchObject({ distributor: 'LCSC', sku: 'C15012', currency: 'USD' });
-  });
 
-  it('finds infixes and one-character typos', async () => {
-    expect((await mpnSearch('0710K')).body.results.map((r: any) => r.mpn)).toEqual(['RC0603FR-0710KL']);
-    expect((await mpnSearch('AO3401A')).body.results[0].mpn).toBe('AO3400A');
-  });
-
-  it('answers no match with hits 0, and a missing mpn with 422', async () => {
-    expect((await mpnSearch('ZZZZZZZZZZ')).body).toEqual({ hits: 0, results: [] });
-    const res = await api.get('/v1/parts/search', secret);
-    expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ detail: [{ loc: ['query', 'mpn'], msg: 'Field required', type: 'missing' }] });
-  });
-});
-
-describe('POST /v1/parts/search', () => {
-  it('filters by spec ranges in SI units whatever unit the request uses', async () => {
-    const { status, body } = await post('/v1/parts/search', { filters: { specs: { 'Output Current': { lte: 0.5, unit: 'A' } } } });
-    expect(status).toBe(200);
-    expect(body.results.map((r: any) => r.mpn)).toEqual(['TLV70033DDCR']);
-    const mA = await post('/v1/parts/search', { filters: { specs: { Resistance: { gte: 5, lte: 20, unit: 'kΩ' } } } });
-    expect(mA.body.results.map((r: any) => r.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
-  });
-
-  it('combines text, categories, manufacturers, status and value lists', async () => {
-    const { body } = await post('/v1/parts/search', { query: 'amplifier', filters: { manufacturers: ['texas-instruments'] } });
-    expect(body.total).toBe(2);
-    expect(body.results.map((r: any) => r.mpn).sort()).toEqual(['LM358D', 'LM358DR']);
-    const nrnd = await post('/v1/parts/search', { filters: { categories: ['amplifiers'], status: ['nrnd'] } });
-    expect(nrnd.body.results.map((r: any) => r.mpn)).toEqual(['LM2904DT']);
-    const obsoleteHidden = await post('/v1/parts/search', { query: 'mosfet' });
-    expect(obsoleteHidden.body.total).toBe(0);
-  });
-
-  it('answers unknown spec names, unit mismatches and empty ranges with a 422 naming each', async () => {
-    const { status, body } = await post('/v1/parts/search', {
-      filters: { specs: { Resistence: { lte: 1 }, Capacitance: { lte: 1, unit: 'V' }, Resistance: { gte: 10, lte: 1 } }, categories: ['nope'] },
+    it('is case- and punctuation-insensitive and finds alternate MPNs', async () => {
+      expect((await mpnSearch('lm-358 dr')).body.results[0].mpn).toBe('LM358DR');
+      expect((await mpnSearch('LM358DRG4')).body.results[0].mpn).toBe('LM358DR');
     });
-    expect(status).toBe(422);
-    expect(body.detail).toEqual([
-      { loc: ['body', 'filters', 'categories', 0], msg: 'Unknown category "nope"', type: 'unknown_category', input: 'nope' },
-      { loc: ['body', 'filters', 'specs', 'Resistence'], msg: 'Unknown spec name "Resistence"', type: 'unknown_spec', input: 'Resistence' },
-      { loc: ['body', 'filters', 'specs', 'Capacitance', 'unit'], msg: 'Unit "V" does not measure "Capacitance" (stored in F)', type: 'unit_mismatch', input: 'V', ctx: { expected: 'F' } },
-      { loc: ['body', 'filters', 'specs', 'Resistance'], msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: { gte: 10, lte: 1 } },
-    ]);
+
+    it('returns fully enriched results: every PartSearchResult field present', async () => {
+      const r = (await mpnSearch('TLV70033DDCR')).body.results[0];
+      expect(Object.keys(r).sort()).toEqual(
+        ['canonical_id', 'categories', 'description', 'documents', 'id', 'images', 'long_description', 'manufacturer', 'mpn', 'offers', 'part_status', 'series', 'slug', 'specs'].sort(),
+      );
+      expect(r).toMatchObject({
+        mpn: 'TLV70033DDCR',
+        slug: 'texas-instruments/TLV70033DDCR',
+        part_status: 'active',
+        canonical_id: null,
+        series: null,
+        manufacturer: { name: 'Texas Instruments', slug: 'texas-instruments' },
+        categories: [{ slug: 'power-management-ics/linear-voltage-regulators-ldo', name: 'Linear Voltage Regulators (LDO)' }],
+        specs: [
+          { spec_name: 'Output Voltage', spec_value: '3.3V', spec_type: 'number' },
+          { spec_name: 'Output Current', spec_value: '200mA', spec_type: 'number' },
+        ],
+      });
+      expect(r.offers[0]).toMatchObject({ distributor: 'LCSC', sku: 'C15012', currency: 'USD' });
+    });
+
+    it('finds infixes and one-character typos', async () => {
+      expect((await mpnSearch('0710K')).body.results.map((r: any) => r.mpn)).toEqual(['RC0603FR-0710KL']);
+      expect((await mpnSearch('AO3401A')).body.results[0].mpn).toBe('AO3400A');
+    });
+
+    it('answers no match with hits 0, and a missing mpn with 422', async () => {
+      expect((await mpnSearch('ZZZZZZZZZZ')).body).toEqual({ hits: 0, results: [] });
+      const res = await api.get('/v1/parts/search', secret);
+      expect(res.status).toBe(422);
+      expect(await res.json()).toEqual({ detail: [{ loc: ['query', 'mpn'], msg: 'Field required', type: 'missing' }] });
+    });
   });
 
-  it('refuses a list the caller cannot see', async () => {
-    const { status, body } = await post('/v1/parts/search', { filters: { list_filter: 'lst_doesnotexist' } });
-    expect(status).toBe(422);
-    expect(body.detail[0]).toMatchObject({ loc: ['body', 'filters', 'list_filter'], type: 'unknown_list' });
+  describe('POST /v1/parts/search', () => {
+    it('filters by spec ranges in SI units whatever unit the request uses', async () => {
+      const { status, body } = await post('/v1/parts/search', { filters: { specs: { 'Output Current': { lte: 0.5, unit: 'A' } } } });
+      expect(status).toBe(200);
+      expect(body.results.map((r: any) => r.mpn)).toEqual(['TLV70033DDCR']);
+      const mA = await post('/v1/parts/search', { filters: { specs: { Resistance: { gte: 5, lte: 20, unit: 'kΩ' } } } });
+      expect(mA.body.results.map((r: any) => r.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
+    });
+
+    it('combines text, categories, manufacturers, status and value lists', async () => {
+      const { body } = await post('/v1/parts/search', { query: 'amplifier', filters: { manufacturers: ['texas-instruments'] } });
+      expect(body.total).toBe(2);
+      expect(body.results.map((r: any) => r.mpn).sort()).toEqual(['LM358D', 'LM358DR']);
+      const nrnd = await post('/v1/parts/search', { filters: { categories: ['amplifiers'], status: ['nrnd'] } });
+      expect(nrnd.body.results.map((r: any) => r.mpn)).toEqual(['LM2904DT']);
+      const obsoleteHidden = await post('/v1/parts/search', { query: 'mosfet' });
+      expect(obsoleteHidden.body.total).toBe(0);
+    });
+
+    it('answers unknown spec names, unit mismatches and empty ranges with a 422 naming each', async () => {
+      const { status, body } = await post('/v1/parts/search', {
+        filters: { specs: { Resistence: { lte: 1 }, Capacitance: { lte: 1, unit: 'V' }, Resistance: { gte: 10, lte: 1 } }, categories: ['nope'] },
+      });
+      expect(status).toBe(422);
+      expect(body.detail).toEqual([
+        { loc: ['body', 'filters', 'categories', 0], msg: 'Unknown category "nope"', type: 'unknown_category', input: 'nope' },
+        { loc: ['body', 'filters', 'specs', 'Resistence'], msg: 'Unknown spec name "Resistence"', type: 'unknown_spec', input: 'Resistence' },
+        { loc: ['body', 'filters', 'specs', 'Capacitance', 'unit'], msg: 'Unit "V" does not measure "Capacitance" (stored in F)', type: 'unit_mismatch', input: 'V', ctx: { expected: 'F' } },
+        { loc: ['body', 'filters', 'specs', 'Resistance'], msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: { gte: 10, lte: 1 } },
+      ]);
+    });
+
+    it('refuses a list the caller cannot see', async () => {
+      const { status, body } = await post('/v1/parts/search', { filters: { list_filter: 'lst_doesnotexist' } });
+      expect(status).toBe(422);
+      expect(body.detail[0]).toMatchObject({ loc: ['body', 'filters', 'list_filter'], type: 'unknown_list' });
+    });
+
+    it('pages without overlap or gaps', async () => {
+      const all = (await post('/v1/parts/search', { query: '0603', limit: 10 })).body.results.map((r: any) => r.id);
+      const p1 = (await post('/v1/parts/search', { query: '0603', limit: 2 })).body.results.map((r: any) => r.id);
+      const p2 = (await post('/v1/parts/search', { query: '0603', limit: 2, offset: 2 })).body.results.map((r: any) => r.id);
+      expect([...p1, ...p2]).toEqual(all.slice(0, 4));
+    });
   });
 
-  it('pages without overlap or gaps', async () => {
-    const all = (await post('/v1/parts/search', { query: '0603', limit: 10 })).body.results.map((r: any) => r.id);
-    const p1 = (await post('/v1/parts/search', { query: '0603', limit: 2 })).body.results.map((r: any) => r.id);
-    const p2 = (await post('/v1/parts/search', { query: '0603', limit: 2, offset: 2 })).body.results.map((r: any) => r.id);
-    expect([...p1, ...p2]).toEqual(all.slice(0, 4));
-  });
-});
-
-describe('POST /v1/parts/search/facets', () => {
-  it('counts spec values, numeric extents, manufacturers and categories over the filtered set', async () => {
-    const { status, body } = await post('/v1/parts/search/facets', { filters: { categories: ['capacitors'] }, specs: ['Capacitance'] });
-    expect(status).toBe(200);
-    expect(body.total).toBe(3);
-    expect(body.specs.Capacitance).toMatchObject({ parts: 3, unit: 'F', values: [{ value: '10uF', count: 2 }, { value: '100nF', count: 1 }] });
-    expect(body.specs.Capacitance.min).toBeCloseTo(1e-7);
-    expect(body.available_specs).toEqual({ Capacitance: 3, 'Voltage Rated': 3, 'Temperature Coefficient': 2 });
-    expect(body.manufacturers).toHaveLength(3);
-    expect(body.categories[0]).toEqual({ slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', name: 'Multilayer Ceramic Capacitors MLCC - SMD/SMT', count: 2 });
+  describe('POST /v1/parts/search/facets', () => {
+    it('counts spec values, numeric extents, manufacturers and categories over the filtered set', async () => {
+      const { status, body } = await post('/v1/parts/search/facets', { filters: { categories: ['capacitors'] }, specs: ['Capacitance'] });
+      expect(status).toBe(200);
+      expect(body.total).toBe(3);
+      expect(body.specs.Capacitance).toMatchObject({ parts: 3, unit: 'F', values: [{ value: '10uF', count: 2 }, { value: '100nF', count: 1 }] });
+      expect(body.specs.Capacitance.min).toBeCloseTo(1e-7);
+      expect(body.available_specs).toEqual({ Capacitance: 3, 'Voltage Rated': 3, 'Temperature Coefficient': 2 });
+      expect(body.manufacturers).toHaveLength(3);
+      expect(body.categories[0]).toEqual({ slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', name: 'Multilayer Ceramic Capacitors MLCC - SMD/SMT', count: 2 });
+    });
   });
 });

@@ -2,7 +2,8 @@
  * Free-text category name matching, in memory, independent of any search engine.
  *
  * Scoring. Names and queries become stemmed terms (text.ts); each term weighs its IDF over the
- * tree's names, ln(1 + N / df), so "mlcc" counts more than "ic". The query is cut into slots
+ * tree's names, ln(1 + N / df), so "mlcc" counts more than "ic" (a query word no name holds weighs
+ * 0.6 of the rarest, or the least when it has digits or one letter: "3.3v ldo"). The query is cut into slots
  * (slots.ts: a typed word or a synonym phrase with its alternatives). Against a category:
  *
  *   - each query term gets the best credit any of the category's terms gives it (vocabulary.ts:
@@ -46,6 +47,8 @@ export interface CategoryMatcher {
 
 export const CATEGORY_FLOOR = 25;
 const PARENT_CREDIT = 0.8;
+/** Weight of a query word no name holds, as a share of the rarest word's: it lowers, not sinks. */
+const UNKNOWN_SHARE = 0.6;
 
 interface Entry {
   slug: string;
@@ -82,7 +85,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
       depth: c.depth,
       partCount: c.part_count,
       key: nameKey(c.name),
-      sig: own.map((t) => vocab.terms[t]).join(''),
+      sig: own.map((t) => vocab.terms[t]).join('') || c.slug,
       terms: own,
       parentTerms: parent ? nameTerms(parent).filter((t) => !own.includes(t)) : [],
       popularity: max > 0 ? Math.log1p(c.part_count) / Math.log1p(max) : 0,
@@ -100,6 +103,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
   const idf = df.map((d) => Math.log(1 + n / Math.max(d, 1)));
   const maxIdf = Math.log(1 + Math.max(n, 1));
   const minIdf = idf.length ? Math.min(...idf) : 1;
+  vocab.seal();
   const childrenOf = new Map<string, number[]>();
   entries.forEach((e, i) => {
     const p = bySlug.get(e.slug)?.parent;
@@ -110,7 +114,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
     if (typeof query !== 'string' || !(limit > 0)) return [];
     const qKey = nameKey(query);
     if (!qKey) return [];
-    const slots = toSlots(query, phrases);
+    const slots = toSlots(query, phrases, (t) => vocab.id(t) !== undefined);
     if (slots.length === 0) return [];
 
     // Every query term (typed or alternative) -> the vocabulary terms it may mean.
@@ -123,7 +127,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
           const found: TermHit[] = vocab.lookup(t);
           hits.set(t, new Map(found.map((h) => [h.id, h.credit])));
           const best = found.reduce<TermHit | null>((b, h) => (!b || h.credit > b.credit ? h : b), null);
-          weight.set(t, t.length === 1 ? minIdf : best ? idf[best.id]! : maxIdf);
+          weight.set(t, best ? idf[best.id]! : t.length === 1 || /\d/.test(t) ? minIdf : UNKNOWN_SHARE * maxIdf);
         }
       }
     }

@@ -32,18 +32,38 @@ export function nameWords(s: string): NameWords {
 }
 
 const PAREN = /^(.*?)\s*[(（]([^()（）]*)[)）]\s*(.*)$/;
-const SEPARATOR = /\s*\/+\s*|\s+-\s+/;
 
-/** Sub-names of a written name: parenthesised parts and the parts around "/" or " - ". */
+/** Splits on "/" and " - " outside parentheses. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '(' || c === '（') depth++;
+    else if ((c === ')' || c === '）') && depth > 0) depth--;
+    else if (depth === 0 && (c === '/' || (c === '-' && s[i - 1] === ' ' && s[i + 1] === ' '))) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start));
+  return out.map((x) => x.trim()).filter((x) => x !== '');
+}
+
+/** Sub-names of a written name: the parts around "/" or " - ", then parenthesised parts. */
 export function nameParts(name: string): string[] {
   const out = new Set<string>();
   const queue = [name];
   while (queue.length && out.size < 16) {
     const s = queue.shift()!;
+    const split = splitTopLevel(s);
     const found: string[] = [];
-    const p = PAREN.exec(s);
-    if (p) found.push(`${p[1]} ${p[3]}`.trim(), p[2]!.trim());
-    else if (SEPARATOR.test(s)) found.push(...s.split(SEPARATOR).map((x) => x.trim()));
+    if (split.length > 1) found.push(...split);
+    else {
+      const p = PAREN.exec(s);
+      if (p) found.push(`${p[1]} ${p[3]}`.trim(), p[2]!.trim());
+    }
     for (const f of found) {
       if (f.length >= 2 && f !== name && !out.has(f)) {
         out.add(f);

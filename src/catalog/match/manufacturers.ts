@@ -7,7 +7,7 @@
  *
  *   100  exact: the query equals a form up to case, accents, punctuation, spacing, legal forms and
  *        generic words ("texas instruments inc." = "Texas Instruments", "Nordic Semiconductor" =
- *        "Nordic Semicon", "TI" = Texas Instruments by abbreviation)
+ *        "Nordic Semicon", "TI" = Texas Instruments by abbreviation, "Wuerth" = "Würth")
  *    92  brand: the query is the leading whole words of a form ("Texas" -> Texas Instruments)
  *  <=95  words: IDF-weighted word match, any order, each query word credited exact 1, prefix,
  *        one/two edits (vocabulary.ts): 95 * queryCov * (0.5 + 0.5 * nameCov)
@@ -18,16 +18,16 @@
  * them ("texas", "Samsung", "Amphenol", "Littlefuse" beside "Texas Instruments", "Samsung
  * Electro-Mechanics", "Amphenol ICC", "Littelfuse"). So (a) when a matched manufacturer's name (legal
  * words aside) is the leading words of another's name with more parts, that one scores at least as
- * well; (b) when the query names a manufacturer exactly and another is one or two edits from it
- * with at least ten times its parts, that one scores as well. Among equals, part count decides.
+ * well; (b) a manufacturer whose whole name key (10+ characters) starts like, and is one edit (two
+ * from 12 characters) from, a name of another with at least ten times its parts misspells it (found
+ * once, at build time) and lends it its score. Among equals, part count decides.
  *
  * Ranking: confidence (descending), then part count (descending), then name. A query made only of
  * legal or generic words ("Inc", "Semiconductor") matches exact names only. Results under
  * MANUFACTURER_FLOOR are dropped.
  */
-import { editDistance } from '../edit-distance.ts';
 import type { Manufacturer } from '../manufacturers.ts';
-import { formsOf, nameWords, type Form } from './company-names.ts';
+import { formsOf, nameWords, type Form, type FormKind } from './company-names.ts';
 import { GENERIC_COMPANY_WORDS, LEGAL_WORDS } from './synonyms.ts';
 import { boundedDistance, charMask, Vocabulary, type TermHit } from './vocabulary.ts';
 
@@ -42,8 +42,12 @@ export interface ManufacturerMatcher {
 
 export const MANUFACTURER_FLOOR = 30;
 const BRAND = 92;
-/** A misspelt record lends its exact match to a spelling with this many times its parts. */
+/** A misspelt record lends its score to a spelling this many times bigger (in parts)... */
 const VARIANT_RATIO = 10;
+/** ...when its key has at least this many characters (short names are too close to each other). */
+const VARIANT_MIN_KEY = 10;
+/** Words of a query compared one by one (bounds the work on pasted text). */
+const MAX_QUERY_WORDS = 24;
 
 interface Entry {
   slug: string;
@@ -63,6 +67,9 @@ interface KeyRef {
 /** Words of a written name without legal forms, joined: what leading-word variants compare. */
 const leadWords = (f: Form) => f.words.words.filter((w) => !LEGAL_WORDS.has(w));
 
+/** German umlauts written out ("Wuerth") compare equal to the folded letters ("Würth" -> wurth). */
+const umlautFree = (key: string) => key.replace(/([aou])e/g, '$1');
+
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
 
 export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]): ManufacturerMatcher {
@@ -74,7 +81,7 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
     const forms = formsOf(m);
     for (const f of forms) {
       const w = f.words;
-      for (const k of new Set([w.key, w.coreKey])) push(exact, k, idx);
+      for (const k of new Set([w.key, w.coreKey, umlautFree(w.key), umlautFree(w.coreKey)])) push(exact, k, idx);
       for (let n = 1; n < w.core.length; n++) push(brand, w.core.slice(0, n).join(' '), idx);
       if (f.kind !== 'name') continue;
       const lw = leadWords(f);
@@ -88,6 +95,7 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
       terms: forms.map((f) => [...new Set(f.words.core)].map((t) => vocab.add(t))),
     };
   });
+  vocab.seal();
   const postings: Set<number>[] = Array.from({ length: vocab.size }, () => new Set());
   entries.forEach((e, idx) => e.terms.forEach((ts) => ts.forEach((t) => postings[t]!.add(idx))));
   const total = Math.max(entries.length, 1);
@@ -97,6 +105,7 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
   keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const byLength = new Map<number, KeyRef[]>();
   for (const k of keys) push(byLength, k.key.length, k);
+  const misspeltOf = findMisspellings(entries);
 
   function lowerBound(q: string): number {
     let lo = 0;
@@ -117,14 +126,15 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
     const raise = (idx: number, s: number) => {
       if ((scores.get(idx) ?? 0) < s) scores.set(idx, s);
     };
-    const exactHits = [...(exact.get(q.key) ?? []), ...(exact.get(q.coreKey) ?? [])];
-    for (const idx of exactHits) raise(idx, 100);
+    for (const k of new Set([q.key, q.coreKey, umlautFree(q.key), umlautFree(q.coreKey)])) {
+      for (const idx of exact.get(k) ?? []) raise(idx, 100);
+    }
     const genericOnly = q.core.every((w) => LEGAL_WORDS.has(w) || GENERIC_COMPANY_WORDS.has(w));
     if (!genericOnly) {
       for (const idx of brand.get(q.core.join(' ')) ?? []) raise(idx, BRAND);
-      scoreWords(q.core, raise);
-      const near = scoreKeys(q.key, q.coreKey, raise);
-      liftVariants(scores, exactHits, near);
+      scoreWords(q.core.slice(0, MAX_QUERY_WORDS), raise);
+      scoreKeys(q.key, q.coreKey, raise);
+      liftVariants(scores);
     }
     const out = [...scores]
       .map(([idx, s]) => ({ e: entries[idx]!, confidence: Math.round(s) }))
@@ -169,15 +179,14 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
     }
   }
 
-  /** The whole query key as a prefix of a form's key, or a typo or two away from one (returned). */
-  function scoreKeys(key: string, coreKey: string, raise: (idx: number, s: number) => void): number[] {
+  /** The whole query key as a prefix of a form's key, or a typo or two away from one. */
+  function scoreKeys(key: string, coreKey: string, raise: (idx: number, s: number) => void): void {
     if (key.length >= 3) {
       for (let i = lowerBound(key); i < keys.length && keys[i]!.key.startsWith(key); i++) {
         const k = keys[i]!;
         if (k.key !== key) for (const idx of k.idx) raise(idx, Math.min(90, 70 + (25 * key.length) / k.key.length));
       }
     }
-    const near: number[] = [];
     for (const qk of new Set([key, coreKey])) {
       if (qk.length < 5 || /^\d+$/.test(qk)) continue;
       const max = qk.length >= 9 ? 2 : 1;
@@ -186,27 +195,20 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
         for (const k of byLength.get(len) ?? []) {
           const d = boundedDistance(qk, mask, k.key, k.mask, max);
           if (d < 1 || d > max) continue;
-          for (const idx of k.idx) {
-            raise(idx, d === 1 ? 88 : 80);
-            near.push(idx);
-          }
+          for (const idx of k.idx) raise(idx, d === 1 ? 88 : 80);
         }
       }
     }
-    return near;
   }
 
   /** Spelling variants (see the header): bigger manufacturers score at least as well as their variants. */
-  function liftVariants(scores: Map<number, number>, exactHits: number[], near: number[]): void {
+  function liftVariants(scores: Map<number, number>): void {
     const lift = (from: number, to: number, s: number) => {
       if (to !== from && (scores.get(to) ?? 0) < s) scores.set(to, s);
     };
-    for (const a of exactHits) {
-      const floor = VARIANT_RATIO * Math.max(1, entries[a]!.partCount);
-      for (const b of near) if (entries[b]!.partCount >= floor) lift(a, b, 100);
-    }
     for (const [idx, s] of [...scores]) {
       const a = entries[idx]!;
+      for (const b of misspeltOf.get(idx) ?? []) lift(idx, b, s);
       for (const f of a.forms) {
         if (f.kind !== 'name') continue;
         for (const b of lead.get(leadWords(f).join(' ')) ?? []) if (entries[b]!.partCount > a.partCount) lift(idx, b, s);
@@ -215,4 +217,30 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
   }
 
   return { match };
+}
+
+/** Manufacturer -> the much bigger manufacturers whose name it misspells (see the header, (b)). */
+function findMisspellings(entries: readonly Entry[]): Map<number, number[]> {
+  const keysOf = (kinds: FormKind[]) => {
+    const out: { key: string; mask: number; idx: number }[] = [];
+    entries.forEach((e, idx) => {
+      for (const f of e.forms) {
+        const key = f.words.key;
+        if (kinds.includes(f.kind) && key.length >= VARIANT_MIN_KEY) out.push({ key, mask: charMask(key), idx });
+      }
+    });
+    return out;
+  };
+  const big = keysOf(['name', 'part']).filter((k) => entries[k.idx]!.partCount >= VARIANT_RATIO);
+  const out = new Map<number, number[]>();
+  for (const a of keysOf(['name'])) {
+    const floor = VARIANT_RATIO * Math.max(1, entries[a.idx]!.partCount);
+    const max = a.key.length >= 12 ? 2 : 1;
+    for (const b of big) {
+      if (b.idx === a.idx || entries[b.idx]!.partCount < floor || b.key.slice(0, 2) !== a.key.slice(0, 2)) continue;
+      const d = boundedDistance(a.key, a.mask, b.key, b.mask, max);
+      if (d >= 1 && d <= max && !out.get(a.idx)?.includes(b.idx)) push(out, a.idx, b.idx);
+    }
+  }
+  return out;
 }

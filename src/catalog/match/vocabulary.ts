@@ -67,7 +67,8 @@ export class Vocabulary {
     return this.terms.length;
   }
 
-  private index(): void {
+  /** Builds the lookup indexes now (otherwise the first lookup after an add does). */
+  seal(): void {
     if (!this.dirty) return;
     this.sorted = this.terms.map((_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : 1));
     this.byLength = [];
@@ -78,7 +79,7 @@ export class Vocabulary {
 
   /** Known terms that `q` may stand for, best credit per term. */
   lookup(q: string): TermHit[] {
-    this.index();
+    this.seal();
     const hits = new Map<number, number>();
     const put = (id: number, credit: number) => {
       if ((hits.get(id) ?? 0) < credit) hits.set(id, credit);
