@@ -14,12 +14,14 @@ import { manufacturerRoutes } from './routes/manufacturers.ts';
 import { partDetailRoutes } from './routes/part-detail.ts';
 import { partsSearchRoutes } from './routes/parts-search.ts';
 import { parametricRoutes } from './routes/parametric.ts';
+import { agenticRoutes } from './routes/agentic.ts';
+import { matchRoutes } from './routes/match.ts';
 import { usageRoutes } from './routes/usage.ts';
 import type { AppServices } from './services.ts';
 
 /** Every declared route of the API, in documentation order. */
 export function apiRoutes(s: AppServices): RouteSpec[] {
-  return [...healthRoutes(s), ...usageRoutes(s), ...categoryRoutes(s), ...manufacturerRoutes(s), ...listRoutes(s), ...partsSearchRoutes(s), ...parametricRoutes(s), ...partDetailRoutes(s)];
+  return [...healthRoutes(s), ...usageRoutes(s), ...categoryRoutes(s), ...manufacturerRoutes(s), ...listRoutes(s), ...partsSearchRoutes(s), ...agenticRoutes(s), ...parametricRoutes(s), ...matchRoutes(s), ...partDetailRoutes(s)];
 }
 
 export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = {}): Koa & { router: Router } {

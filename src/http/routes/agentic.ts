@@ -1,0 +1,57 @@
+/** GET /v1/parts/agentic-search: natural-language part search (SPEC.md AgenticSearchResponse). Free, `parts:read`. */
+import { PART_STATUSES, type PartStatus } from '../../catalog/status.ts';
+import { agenticSearch } from '../../search/agentic.ts';
+import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import type { RouteSpec } from '../route.ts';
+import type { AppServices } from '../services.ts';
+
+export function agenticRoutes(s: AppServices): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/parts/agentic-search',
+      operationId: 'agenticSearch',
+      summary: 'Free-text semantic and keyword part search',
+      description:
+        'Understands unit-aware spec constraints ("10k 0603 1% resistor", "100nF 50V X7R", "3.3V LDO SOT-23-5"), packages and MPNs; hybrid BM25 + vector retrieval fused by reciprocal rank, parts satisfying the parsed constraints first. available_specs counts spec names over the whole ranked result set (every page). Lexical-only without an embedding model.',
+      tags: ['parts'],
+      access: 'parts:read',
+      query: {
+        type: 'object',
+        required: ['search_query'],
+        properties: {
+          search_query: { type: 'string', minLength: 1, maxLength: 500 },
+          limit: { type: 'integer', minimum: 1, maximum: 50, default: 5 },
+          offset: { type: 'integer', minimum: 0, maximum: 450, default: 0, description: 'Results to skip (the ranked set holds at most 500 parts).' },
+          part_status: { type: 'array', items: { enum: [...PART_STATUSES] }, description: 'Repeat the parameter once per value; default active.' },
+        },
+      },
+      responses: {
+        200: {
+          description: 'A page of results.',
+          schema: {
+            type: 'object',
+            required: ['hits', 'results', 'available_specs'],
+            properties: {
+              hits: { type: 'integer', description: 'Number of results in this response.' },
+              results: { type: 'array', items: partSearchResultSchema },
+              available_specs: { type: 'object', additionalProperties: { type: 'integer' } },
+            },
+          },
+        },
+      },
+      handler: async (ctx, { query }) => {
+        const info = await s.engine.info();
+        const statuses = (query.part_status as PartStatus[] | undefined)?.length ? [...new Set(query.part_status as PartStatus[])] : (['active'] as PartStatus[]);
+        const r = await agenticSearch(s.engine, s.embedder, info.vectors, {
+          query: query.search_query as string,
+          limit: query.limit as number,
+          offset: query.offset as number,
+          filters: { status: statuses },
+        });
+        ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
+        return { hits: r.parts.length, results: r.parts.map(presentPart), available_specs: r.availableSpecs };
+      },
+    },
+  ];
+}

@@ -1,0 +1,99 @@
+/**
+ * POST /v1/parts/match (free) and POST /v1/parts/match/batch (paid: one match line per line).
+ * A batch answers 200 with one entry per line, in order: a result, or an error for that line.
+ */
+import { ApiError } from '../../errors.ts';
+import { matchPart, type MatchResult } from '../../search/match.ts';
+import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import type { RouteSpec } from '../route.ts';
+import { requestIdSchema } from '../schemas.ts';
+import type { AppServices } from '../services.ts';
+
+const lineSchema = {
+  type: 'object',
+  required: ['query'],
+  additionalProperties: false,
+  properties: {
+    query: { type: 'string', minLength: 1, maxLength: 200, description: 'The MPN as written on the BOM line.' },
+    manufacturer: { type: 'string', maxLength: 200, description: 'Manufacturer name or alias; preferred, not required.' },
+    limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+  },
+};
+
+const matchResultSchema = {
+  type: 'object',
+  required: ['query', 'ambiguous', 'results'],
+  properties: {
+    query: { type: 'string' },
+    ambiguous: { type: 'boolean', description: 'More than one manufacturer makes this exact MPN, or the best candidates tie.' },
+    results: {
+      type: 'array',
+      items: { type: 'object', required: ['part', 'confidence', 'exact'], properties: { part: partSearchResultSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 }, exact: { type: 'boolean' } } },
+    },
+  },
+};
+
+const present = (r: MatchResult) => ({ query: r.query, ambiguous: r.ambiguous, results: r.results.map((c) => ({ part: presentPart(c.part), confidence: c.confidence, exact: c.exact })) });
+
+export function matchRoutes(s: AppServices): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/parts/match',
+      operationId: 'matchPart',
+      summary: 'Match one BOM line (MPN, optional manufacturer) to parts',
+      tags: ['parts'],
+      access: 'parts:read',
+      body: lineSchema,
+      responses: { 200: { description: 'Candidates, best first.', schema: { ...matchResultSchema, required: [...matchResultSchema.required, 'request_id'], properties: { ...matchResultSchema.properties, request_id: requestIdSchema } } } },
+      handler: async (ctx, { body }) => ({ ...present(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/parts/match/batch',
+      operationId: 'matchPartsBatch',
+      summary: 'Match up to 250 BOM lines; each line is metered',
+      description: 'Paid: one match line per line. 200 with one entry per line in order: `{index, ...result}` or `{index, query, error: {type, message}}`.',
+      tags: ['parts'],
+      access: 'parts:read',
+      paid: true,
+      body: { type: 'object', required: ['lines'], additionalProperties: false, properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: lineSchema } } },
+      responses: {
+        200: {
+          description: 'One entry per line.',
+          schema: {
+            type: 'object',
+            required: ['results', 'request_id'],
+            properties: {
+              results: {
+                type: 'array',
+                items: {
+                  anyOf: [
+                    { ...matchResultSchema, properties: { index: { type: 'integer' }, ...matchResultSchema.properties } },
+                    { type: 'object', required: ['index', 'query', 'error'], properties: { index: { type: 'integer' }, query: { type: 'string' }, error: { type: 'object', properties: { type: { type: 'string' }, message: { type: 'string' } } } } },
+                  ],
+                },
+              },
+              request_id: requestIdSchema,
+            },
+          },
+        },
+      },
+      handler: async (ctx, { body }) => {
+        const view = await s.catalog.get();
+        const lines = body.lines as { query: string; manufacturer?: string; limit?: number }[];
+        const out: unknown[] = [];
+        for (const [index, line] of lines.entries()) {
+          try {
+            out.push({ index, ...present(await matchPart(s.engine, view, line)) });
+          } catch (e) {
+            if (e instanceof ApiError && e.status < 500) out.push({ index, query: line.query, error: { type: e.code, message: e.message } });
+            else throw e;
+          }
+        }
+        await ctx.state.charge('match_lines', lines.length);
+        return { results: out, request_id: ctx.state.requestId };
+      },
+    },
+  ];
+}

@@ -1,0 +1,75 @@
+/** GET /v1/parts/agentic-search over the real HTTP server (lexical-only here; hybrid in integration). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
+
+describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
+  let api: TestApi;
+  let secret: string;
+  beforeAll(async () => {
+    api = await startTestApi({}, engineKind);
+    ({ secret } = await api.key({ capabilities: ['parts:read'] }));
+  });
+  afterAll(async () => api?.close());
+  const search = async (q: string, extra = '') => {
+    const res = await api.get(`/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}${extra}`, secret);
+    return { status: res.status, body: (await res.json()) as any, mode: res.headers.get('x-search-mode') };
+  };
+
+  it('ranks parts satisfying the parsed constraints above parts that only share words', async () => {
+    const { status, body, mode } = await search('10k 0603 1% resistor', '&limit=3');
+    expect(status).toBe(200);
+    expect(mode).toBe('lexical-only');
+    expect(body.hits).toBe(3);
+    expect(body.results.slice(0, 2).map((r: any) => r.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
+    expect(body.results[2].mpn).toBe('RC0603FR-074K7L');
+  });
+
+  it.each([
+    ['100nF 50V X7R', 'GRM188R71H104KA93D'],
+    ['3.3V LDO SOT-23-5', 'TLV70033DDCR'],
+    ['4u7 16V', 'T491A106K016AT'],
+    ['dual op amp', 'LM358DR'],
+    ['lm358dr2g', 'LM358DR2G'],
+  ])('understands "%s"', async (q, top) => {
+    const { body } = await search(q);
+    expect(body.results.map((r: any) => r.mpn)).toContain(top);
+    if (q !== '4u7 16V' && q !== 'dual op amp') expect(body.results[0].mpn).toBe(top);
+  });
+
+  it('counts available_specs over the whole result set, not the page', async () => {
+    const one = (await search('resistor', '&limit=1')).body;
+    expect(one.hits).toBe(1);
+    expect(one.available_specs).toEqual({ Resistance: 3, Tolerance: 3, 'Power(Watts)': 3 });
+  });
+
+  it('pages consistently: page 2 continues page 1 without overlap or gaps', async () => {
+    const all = (await search('0603', '&limit=6')).body.results.map((r: any) => r.id);
+    const p1 = (await search('0603', '&limit=3')).body.results.map((r: any) => r.id);
+    const p2 = (await search('0603', '&limit=3&offset=3')).body.results.map((r: any) => r.id);
+    expect([...p1, ...p2]).toEqual(all);
+  });
+
+  it('filters by lifecycle status before ranking (default active)', async () => {
+    expect((await search('AO3400A')).body.results.map((r: any) => r.mpn)).not.toContain('AO3400A');
+    const obsolete = await search('mosfet', '&part_status=obsolete&part_status=nrnd');
+    expect(obsolete.body.results.map((r: any) => r.mpn)).toContain('AO3400A');
+    for (const r of obsolete.body.results) expect(['obsolete', 'nrnd']).toContain(r.part_status);
+  });
+
+  it('answers no match with hits 0 and bad parameters with 422', async () => {
+    expect((await search('zzqqxx')).body).toEqual({ hits: 0, results: [], available_specs: {} });
+    const bad = await search('resistor', '&part_status=retired&limit=51');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: any) => d.loc)).toEqual([
+      ['query', 'limit'],
+      ['query', 'part_status', 0],
+    ]);
+    expect((await api.get('/v1/parts/agentic-search', secret)).status).toBe(422);
+  });
+
+  it('never fails on odd input', async () => {
+    for (const q of ['±±', '~~~', "'; DROP TABLE parts; --", '😀 resistor', '9'.repeat(400), '"unterminated']) {
+      expect((await search(q)).status).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+/** Part matching (single and batch) over the real HTTP server and the small fixture catalogue. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ PRICES_USD: 'match_lines=0.01' });
+});
+afterAll(async () => api?.close());
+
+describe('POST /v1/parts/match', () => {
+  it('matches an exact MPN with confidence 100 and says when several manufacturers make it', async () => {
+    const { secret } = await api.key({ capabilities: ['parts:read'] });
+    const res = await api.post('/v1/parts/match', { query: 'lm358dr' }, secret);
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ query: 'lm358dr', ambiguous: false });
+    expect(body.results[0]).toMatchObject({ part: { mpn: 'LM358DR' }, confidence: 100, exact: true });
+    expect(body.results[1].exact).toBe(false);
+    expect(body.results[1].confidence).toBeLessThan(100);
+  });
+
+  it('prefers the named manufacturer, resolving aliases', async () => {
+    const { secret } = await api.key({ capabilities: ['parts:read'] });
+    const body = (await (await api.post('/v1/parts/match', { query: 'LM358', manufacturer: 'ON Semi' }, secret)).json()) as any;
+    expect(body.results[0].part.manufacturer.slug).toBe('onsemi');
+  });
+
+  it('is free and answers bad lines with 422', async () => {
+    const { secret, accountId } = await api.key({ capabilities: ['parts:read'], subscription: false });
+    expect((await api.post('/v1/parts/match', { query: 'AO3400A' }, secret)).status).toBe(200);
+    const bad = await api.post('/v1/parts/match', { query: '' }, secret);
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as any).detail[0]).toMatchObject({ loc: ['body', 'query'], type: 'string_too_short' });
+    expect((await api.services.accounts.getAccount(accountId))!.balance_micros).toBe(5_000_000);
+  });
+});
+
+describe('POST /v1/parts/match/batch', () => {
+  it('answers every line in order and meters one match line per line', async () => {
+    const { secret, accountId } = await api.key({ capabilities: ['parts:read'] });
+    const lines = [{ query: 'GRM188R71H104KA93D' }, { query: 'NOPE-0000' }, { query: 'T491A106K016AT', manufacturer: 'KEMET' }];
+    const res = await api.post('/v1/parts/match/batch', { lines }, secret);
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body.results.map((r: any) => [r.index, r.query, r.results[0]?.part.mpn ?? null])).toEqual([
+      [0, 'GRM188R71H104KA93D', 'GRM188R71H104KA93D'],
+      [1, 'NOPE-0000', null],
+      [2, 'T491A106K016AT', 'T491A106K016AT'],
+    ]);
+    const usage = (await (await api.get('/v1/usage', secret)).json()) as any;
+    expect(usage.usage.match_lines).toEqual({ units: 3, amount_usd: 0.03 });
+    expect((await api.services.accounts.getAccount(accountId))!.balance_micros).toBe(5_000_000 - 30_000);
+  });
+
+  it('caps a batch at 250 lines', async () => {
+    const { secret } = await api.key({ capabilities: ['parts:read'] });
+    const res = await api.post('/v1/parts/match/batch', { lines: Array.from({ length: 251 }, () => ({ query: 'AO3400A' })) }, secret);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as any).detail[0]).toMatchObject({ loc: ['body', 'lines'], type: 'too_long', ctx: { limit: 250 } });
+  });
+
+  it('needs a subscription', async () => {
+    const { secret } = await api.key({ capabilities: ['parts:read'], subscription: false });
+    expect((await api.post('/v1/parts/match/batch', { lines: [{ query: 'AO3400A' }] }, secret)).status).toBe(403);
+  });
+});
