@@ -1,0 +1,66 @@
+/**
+ * Hybrid agentic search with the real embedding model over the small fixture, on every engine:
+ * the vector side finds parts whose text shares no word with the query.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
+import { loadEmbedder } from '../../src/embeddings/index.ts';
+import type { Embedder } from '../../src/embeddings/port.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { agenticSearch } from '../../src/search/agentic.ts';
+import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+
+const modelDir = process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR;
+const present = fs.existsSync(path.join(modelDir, 'tokenizer.json'));
+if (!present) noteSkip('hybrid search', `no model at ${modelDir}`);
+
+const engines: [string, () => Promise<{ engine: SearchEngine; drop: () => Promise<void> }>][] = [
+  ['sqlite', async () => ({ engine: createSqliteEngine({ file: path.join(tempDir(), 'h.db') }), drop: async () => {} })],
+];
+if (process.env.OPENSEARCH_URL) {
+  engines.push([
+    'opensearch',
+    async () => {
+      const { createOpenSearchEngine } = await import('../../src/engines/opensearch/engine.ts');
+      const prefix = `pstest-hybrid-${process.pid}`;
+      const engine = createOpenSearchEngine({ url: process.env.OPENSEARCH_URL!, prefix });
+      await engine.init();
+      return { engine, drop: async () => void (await fetch(`${process.env.OPENSEARCH_URL}/${prefix}-*`, { method: 'DELETE' })) };
+    },
+  ]);
+}
+
+describe.skipIf(!present).each(engines)('hybrid agentic search on %s', (_name, make) => {
+  let embedder: Embedder;
+  let engine: SearchEngine;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    embedder = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 32 })).embedder!;
+    ({ engine, drop } = await make());
+    await runIngest({ engine, embedder, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await drop?.();
+    await embedder?.close();
+  });
+
+  it('finds a part by meaning when no word is shared', async () => {
+    // No fixture text contains "keep", "rail" or "steady"; the LDO is the closest meaning.
+    const q = 'keep the rail steady';
+    const lexical = await agenticSearch(engine, embedder, true, { query: q, limit: 3, offset: 0, filters: { status: ['active'] }, retrieval: 'lexical' });
+    const hybrid = await agenticSearch(engine, embedder, true, { query: q, limit: 3, offset: 0, filters: { status: ['active'] } });
+    expect(lexical.parts).toEqual([]);
+    expect(hybrid.retrieval).toBe('hybrid');
+    expect(hybrid.parts[0]!.mpn).toBe('TLV70033DDCR');
+  });
+
+  it('keeps constraint satisfaction first in hybrid mode', async () => {
+    const r = await agenticSearch(engine, embedder, true, { query: '10k 0603 resistor', limit: 3, offset: 0, filters: { status: ['active'] } });
+    expect(r.parts.slice(0, 2).map((p) => p.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
+  });
+});
