@@ -45,15 +45,21 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   return 0;
 }
 
+const listenOptions = { port: { type: 'string' }, host: { type: 'string' } } as const;
+
+/** The configuration, with --port and --host taking precedence over the environment. */
+function configWithListen(v: Record<string, unknown>): Config {
+  loadDotEnv();
+  return loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the API over the configured data dir exactly as it is',
   usage: 'partsearch serve [--port N] [--host H]\n\nConfiguration comes from the environment (.env.example lists every variable).',
-  options: { port: { type: 'string' }, host: { type: 'string' } },
+  options: listenOptions,
   async run(v) {
-    loadDotEnv();
-    const config = loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
-    return serveUntilSignal(await createServices(config));
+    return serveUntilSignal(await createServices(configWithListen(v)));
   },
 };
 
@@ -99,10 +105,9 @@ export const startCommand: Command = {
   name: 'start',
   summary: 'Load the sample catalogue when the store is empty, then serve (what npm start runs)',
   usage: 'partsearch start [--port N] [--host H]',
-  options: { port: { type: 'string' }, host: { type: 'string' } },
+  options: listenOptions,
   async run(v) {
-    loadDotEnv();
-    const config = loadConfig({ ...process.env, ...(v.port ? { PORT: String(v.port) } : {}), ...(v.host ? { HOST: String(v.host) } : {}) });
+    const config = configWithListen(v);
     const s = await createServices(config);
     await ensureSample(s, config);
     await ensureDevKey(s);

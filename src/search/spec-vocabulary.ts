@@ -326,6 +326,7 @@ export const CONTEXT_BARE_UNIT: Readonly<Partial<Record<Family, SiUnit>>> = {
 export const QUALIFIERS: ReadonlyMap<string, Partial<Record<SiUnit, RoleId>>> = new Map<string, Partial<Record<SiUnit, RoleId>>>([
   ['input', { V: 'inputVoltage', F: 'inputCapacitance' }], ['vin', { V: 'inputVoltage' }],
   ['output', { V: 'outputVoltage', A: 'outputCurrent', W: 'outputPower' }], ['vout', { V: 'outputVoltage' }],
+  ['out', { V: 'outputVoltage', A: 'outputCurrent' }],
   ['iout', { A: 'outputCurrent' }],
   ['supply', { V: 'supplyVoltage', A: 'supplyCurrent' }], ['vcc', { V: 'supplyVoltage' }], ['vdd', { V: 'supplyVoltage' }],
   ['operating', { V: 'supplyVoltage', '℃': 'temperature' }], ['working', { V: 'ratedVoltage' }],

@@ -329,6 +329,7 @@ const STOPWORDS: ReadonlySet<string> = new Set([
 const PKG_RE = new RegExp(
   `^(${[...PACKAGE_FAMILIES].sort((a, b) => b.length - a.length).join('|')})[-_]?(\\d{1,4})([A-Z]{0,3})(?:[-_](\\d{1,3})([A-Z]{0,2}))?([-_]?EP)?$`,
 );
+const LETTER_PACKAGE_CODES: ReadonlySet<string> = new Set(LETTER_PACKAGES.values());
 /** Package families that are also ordinary words: never joined with a following number token ("to 220"). */
 const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON']);
 const PKG_NUMBER_RE = /^\d{1,4}(?:[-_]\d{1,3})?$/;
@@ -386,12 +387,14 @@ interface Item {
 
 interface PendingValue { start: number; end: number; word: ValueWord }
 
+interface PendingPackage { code: string; start: number; end: number }
+
 interface Scan {
   toks: Tok[];
   items: Item[];
   values: PendingValue[];
   families: Family[];
-  packages: string[];
+  packages: PendingPackage[];
 }
 
 function phraseAt(toks: Tok[], i: number, len: number): string | null {
@@ -469,7 +472,7 @@ function scan(text: string): Scan {
   const items: Item[] = [];
   const values: PendingValue[] = [];
   const families: Family[] = [];
-  const packages: string[] = [];
+  const packages: PendingPackage[] = [];
   let pending: { op: Op; at: number; toks: number[] } | null = null;
 
   for (let i = 0; i < toks.length;) {
@@ -497,7 +500,7 @@ function scan(text: string): Scan {
 
     // chip sizes before numbers: "0603" is a package, not 603 Ω
     if (CHIP_SIZES.has(t.raw)) {
-      packages.push(t.raw);
+      packages.push({ code: t.raw, start: i, end: i });
       t.state = 'used';
       i++;
       continue;
@@ -544,7 +547,7 @@ function scan(text: string): Scan {
       }
     }
     if (pkg !== null) {
-      packages.push(pkg);
+      packages.push({ code: pkg, start: i, end: pkgEnd });
       use(toks, i, pkgEnd, 'used');
       i = pkgEnd + 1;
       continue;
@@ -568,7 +571,7 @@ const PLAUSIBLE_PREFIXES: Readonly<Partial<Record<SiUnit, string>>> = {
 function inferUnit(q: { prefix: string | null; rNote: boolean }, ctx: Family | null, explicit: boolean): SiUnit | null {
   const bare = explicit && ctx !== null ? (CONTEXT_BARE_UNIT[ctx] ?? null) : null;
   if (q.rNote) return bare === 'H' ? 'H' : 'Ω';
-  if (q.prefix === null) return bare === 'Ω' ? 'Ω' : null;              // "220 resistor"
+  if (q.prefix === null) return explicit && (ctx === 'resistor' || ctx === 'potentiometer') ? 'Ω' : null;   // "220 resistor"
   if (bare !== null && (PLAUSIBLE_PREFIXES[bare] ?? '').includes(q.prefix)) return bare;
   return DEFAULT_PREFIX_UNIT.get(q.prefix) ?? null;
 }
@@ -745,6 +748,13 @@ function understand(text: string): QueryUnderstanding {
   const inContext = new Set<Family>(s.families);
   if (ctx !== null) inContext.add(ctx);
 
+  // "SMA connector": a connector type, not the diode package
+  const packages: string[] = [];
+  for (const p of s.packages) {
+    if (inContext.has('connector') && LETTER_PACKAGE_CODES.has(p.code)) use(toks, p.start, p.end, 'free');
+    else packages.push(p.code);
+  }
+
   // value words
   const values: ValueConstraint[] = [];
   for (const v of s.values) {
@@ -789,7 +799,7 @@ function understand(text: string): QueryUnderstanding {
     terms: [...new Set(terms)],
     specs: dedupe(specs, (c) => `${c.names[0]}|${c.kind}|${c.lo}|${c.hi}`),
     values: dedupe(values, (v) => `${v.names[0]}|${v.values.join(',')}`),
-    packages: [...new Set(s.packages)],
+    packages: [...new Set(packages)],
     mpns: [...new Set(mpns)],
     families: [...new Set<string>(s.families)],
   };

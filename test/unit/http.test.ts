@@ -1,38 +1,16 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import type { AppServices } from '../../src/http/services.ts';
-import { silentLogger } from '../../src/log.ts';
-import { createCatalogProvider } from '../../src/catalog/view.ts';
-import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
-import { SMALL, tempDir } from '../support/fixtures.ts';
-import { startServer } from '../support/server.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
 
 describe('HTTP skeleton', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let services: AppServices;
+  let api: TestApi;
+  let server: { url: string };
+  let services: TestApi['services'];
   beforeAll(async () => {
-    const dir = tempDir();
-    const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
-    await runIngest({ engine, embedder: null, parts: [SMALL.parts], reportFile: path.join(dir, 'r.jsonl') });
-    services = {
-      config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none' }),
-      engine,
-      catalog: createCatalogProvider(engine),
-      embedder: null,
-      embedderMessage: 'no embedding model configured: lexical-only search',
-      log: silentLogger,
-      accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
-      throttle: createMemoryThrottle(),
-    };
-    server = await startServer(services);
+    api = await startTestApi();
+    server = { url: api.url };
+    services = api.services;
   });
-  afterAll(async () => {
-    await server.close();
-    await services.engine.close();
-  });
+  afterAll(async () => api?.close());
 
   it('GET /health answers the spec Health object, nothing more', async () => {
     const res = await fetch(`${server.url}/health`);

@@ -72,3 +72,16 @@ export const matchRequestSchema: JsonSchema = {
     limit: { type: 'integer', minimum: 1, maximum: 15, default: 5 },
   },
 };
+
+/** Response schema of a name-matching route: `{query, results: [{<key>: item, confidence}], request_id}`. */
+export function matchResponseSchema(key: string, item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['query', 'results', 'request_id'],
+    properties: {
+      query: { type: 'string' },
+      results: { type: 'array', items: { type: 'object', required: [key, 'confidence'], properties: { [key]: item, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
+      request_id: { type: 'string' },
+    },
+  };
+}

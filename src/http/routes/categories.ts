@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
-import { categoryNodeSchema, categoryRefSchema, categorySchema, matchRequestSchema } from './catalog-schemas.ts';
+import { categoryNodeSchema, categoryRefSchema, categorySchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 export const presentNode = (c: CategoryData) => ({ slug: c.slug, name: c.name, has_children: c.children.length > 0, part_count: c.part_count });
 
@@ -73,20 +73,7 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       tags: ['categories'],
       access: 'parts:read',
       body: matchRequestSchema,
-      responses: {
-        200: {
-          description: 'Matches, best first.',
-          schema: {
-            type: 'object',
-            required: ['query', 'results', 'request_id'],
-            properties: {
-              query: { type: 'string' },
-              results: { type: 'array', items: { type: 'object', required: ['category', 'confidence'], properties: { category: categoryRefSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
-              request_id: requestIdSchema,
-            },
-          },
-        },
-      },
+      responses: { 200: { description: 'Matches, best first.', schema: matchResponseSchema('category', categoryRefSchema) } },
       handler: async (ctx, { body }) => {
         const view = await s.catalog.get();
         const results = view

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
-import { manufacturerSchema, matchRequestSchema } from './catalog-schemas.ts';
+import { manufacturerSchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 /** Manufacturer: slug, name, logo (spec) plus aliases and part_count (documented extension). */
 export const presentManufacturer = (m: Manufacturer) => ({ slug: m.slug, name: m.name, logo: m.logo, aliases: m.aliases, part_count: m.part_count });
@@ -20,20 +20,7 @@ export function manufacturerRoutes(s: AppServices): RouteSpec[] {
       tags: ['manufacturers'],
       access: 'parts:read',
       body: matchRequestSchema,
-      responses: {
-        200: {
-          description: 'Matches, best first.',
-          schema: {
-            type: 'object',
-            required: ['query', 'results', 'request_id'],
-            properties: {
-              query: { type: 'string' },
-              results: { type: 'array', items: { type: 'object', required: ['manufacturer', 'confidence'], properties: { manufacturer: manufacturerSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
-              request_id: requestIdSchema,
-            },
-          },
-        },
-      },
+      responses: { 200: { description: 'Matches, best first.', schema: matchResponseSchema('manufacturer', manufacturerSchema) } },
       handler: async (ctx, { body }) => {
         const view = await s.catalog.get();
         const results = view
