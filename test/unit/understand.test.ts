@@ -1,0 +1,657 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { normaliseSpec } from '../../src/catalog/normalise.ts';
+import type { DumpPart, PartSpec } from '../../src/catalog/part.ts';
+import type { SiUnit } from '../../src/catalog/units.ts';
+import { generateSampleCatalogue } from '../../src/sample/generate.ts';
+import {
+  CONTEXT_ROLES, DEFAULT_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
+} from '../../src/search/spec-vocabulary.ts';
+import {
+  evaluate, satisfies, understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint,
+} from '../../src/search/understand.ts';
+
+// ---------------------------------------------------------------- helpers
+
+function near(a: number, b: number): boolean {
+  if (!Number.isFinite(b)) return a === b;
+  if (b === 0) return Math.abs(a) < 1e-300;
+  return Math.abs(a - b) <= 1e-9 * Math.abs(b);
+}
+
+interface SpecRow {
+  /** names[0] */
+  name: string;
+  kind: SpecConstraint['kind'];
+  value: number;
+  unit?: SiUnit;
+  lo?: number;
+  hi?: number;
+  source?: string;
+  /** another name the list must contain */
+  alsoNamed?: string;
+}
+interface ValueRow { name: string; values: string[]; source?: string }
+interface Row {
+  q: string;
+  specs?: SpecRow[];
+  values?: ValueRow[];
+  packages?: string[];
+  families?: string[];
+  mpns?: string[];
+  terms?: string[];
+}
+
+function checkSpec(u: QueryUnderstanding, got: SpecConstraint | undefined, want: SpecRow): void {
+  const label = `${u.text} -> ${want.name}`;
+  expect(got, label).toBeDefined();
+  const c = got as SpecConstraint;
+  expect(c.names[0], label).toBe(want.name);
+  expect(c.kind, label).toBe(want.kind);
+  expect(near(c.value, want.value), `${label}: value ${c.value} != ${want.value}`).toBe(true);
+  if (want.unit !== undefined) expect(c.unit, label).toBe(want.unit);
+  if (want.lo !== undefined) expect(near(c.lo, want.lo), `${label}: lo ${c.lo} != ${want.lo}`).toBe(true);
+  if (want.hi !== undefined) expect(near(c.hi, want.hi), `${label}: hi ${c.hi} != ${want.hi}`).toBe(true);
+  if (want.source !== undefined) expect(c.source, label).toBe(want.source);
+  if (want.alsoNamed !== undefined) expect(c.names, label).toContain(want.alsoNamed);
+  // window consistency for every kind
+  if (c.kind === 'at_least') expect([c.lo, c.hi], label).toEqual([c.value, Infinity]);
+  if (c.kind === 'at_most') expect([c.lo, c.hi], label).toEqual([-Infinity, c.value]);
+  if (c.kind === 'equals') expect(c.lo <= c.value && c.value <= c.hi, label).toBe(true);
+}
+
+function checkRow(row: Row): void {
+  const u = understandQuery(row.q);
+  expect(u.text).toBe(row.q);
+  if (row.specs !== undefined) {
+    expect(u.specs.map((s) => `${s.names[0]} ${s.kind} ${s.value}`), row.q).toHaveLength(row.specs.length);
+    row.specs.forEach((want, i) => checkSpec(u, u.specs[i], want));
+  }
+  if (row.values !== undefined) {
+    expect(u.values.map((v) => [v.names[0], v.values]), row.q).toEqual(row.values.map((v) => [v.name, v.values]));
+    row.values.forEach((v, i) => { if (v.source !== undefined) expect(u.values[i]?.source, row.q).toBe(v.source); });
+  }
+  if (row.packages !== undefined) expect(u.packages, row.q).toEqual(row.packages);
+  if (row.families !== undefined) expect(u.families, row.q).toEqual(row.families);
+  if (row.mpns !== undefined) expect(u.mpns, row.q).toEqual(row.mpns);
+  if (row.terms !== undefined) expect(u.terms, row.q).toEqual(row.terms);
+}
+
+const tol = (p: string): ValueRow => ({ name: 'Tolerance', values: [p] });
+const dielectric = (...values: string[]): ValueRow => ({ name: 'Temperature Coefficient', values });
+
+// ---------------------------------------------------------------- the query table
+
+const ROWS: Row[] = [
+  {
+    q: '10k 0603 1% resistor',
+    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, unit: 'Ω', lo: 9_900, hi: 10_100, source: '10k' }],
+    values: [{ ...tol('±1%'), source: '1%' }], packages: ['0603'], families: ['resistor'], mpns: [], terms: ['resistor'],
+  },
+  {
+    q: '100nF 50V X7R',
+    specs: [
+      { name: 'Capacitance', kind: 'equals', value: 1e-7, unit: 'F', lo: 9.9e-8, hi: 1.01e-7, source: '100nF' },
+      { name: 'Voltage Rated', kind: 'at_least', value: 50, unit: 'V', source: '50V', alsoNamed: 'Allowable voltage' },
+    ],
+    values: [{ ...dielectric('X7R'), source: 'X7R' }], packages: [], families: [], mpns: [], terms: [],
+  },
+  {
+    q: '3.3V LDO SOT-23-5',
+    specs: [{ name: 'Output Voltage', kind: 'equals', value: 3.3, unit: 'V', lo: 3.267, hi: 3.333, source: '3.3V' }],
+    values: [], packages: ['SOT-23-5'], families: ['ldo'], mpns: [], terms: ['ldo'],
+  },
+  {
+    q: '4u7 16V',
+    specs: [
+      { name: 'Capacitance', kind: 'equals', value: 4.7e-6, unit: 'F', source: '4u7' },
+      { name: 'Voltage Rated', kind: 'at_least', value: 16, unit: 'V', source: '16V' },
+    ],
+    packages: [], families: [], mpns: [], terms: [],
+  },
+  { q: '4k7', specs: [{ name: 'Resistance', kind: 'equals', value: 4_700, unit: 'Ω' }], mpns: [], terms: [] },
+  { q: '0R 0402', specs: [{ name: 'Resistance', kind: 'equals', value: 0, unit: 'Ω', lo: 0, hi: 0 }], packages: ['0402'] },
+  {
+    q: '2.2uH inductor 1A',
+    specs: [
+      { name: 'Inductance', kind: 'equals', value: 2.2e-6, unit: 'H' },
+      { name: 'Current Rating', kind: 'at_least', value: 1, unit: 'A', alsoNamed: 'Rated current' },
+    ],
+    families: ['inductor'], terms: ['inductor'],
+  },
+  {
+    q: '16MHz crystal',
+    specs: [{ name: 'Frequency', kind: 'equals', value: 16e6, unit: 'Hz', lo: 15.84e6, hi: 16.16e6 }],
+    families: ['crystal'], terms: ['crystal'],
+  },
+  {
+    q: '30V 5A N-channel MOSFET SOT-23',
+    specs: [
+      { name: 'Drain Source Voltage (Vdss)', kind: 'at_least', value: 30, unit: 'V', alsoNamed: 'Drain to source voltage' },
+      { name: 'Continuous Drain Current (Id)', kind: 'at_least', value: 5, unit: 'A' },
+    ],
+    values: [{ name: 'Type', values: ['N-Channel'], source: 'N-channel' }],
+    packages: ['SOT-23'], families: ['mosfet'], mpns: [], terms: ['mosfet'],
+  },
+  { q: '470k HV', specs: [{ name: 'Resistance', kind: 'equals', value: 470_000 }], terms: ['hv'], mpns: [] },
+  { q: '16k', specs: [{ name: 'Resistance', kind: 'equals', value: 16_000 }] },
+  { q: '0603', specs: [], packages: ['0603'], mpns: [], terms: [] },
+  {
+    q: '1206 resistor 220',
+    specs: [{ name: 'Resistance', kind: 'equals', value: 220, unit: 'Ω', source: '220' }],
+    packages: ['1206'], families: ['resistor'], terms: ['resistor'],
+  },
+  {
+    q: '-40 to 85C',
+    specs: [
+      { name: 'Operating Temperature', kind: 'at_most', value: -40, unit: '℃', source: '-40 to 85C', alsoNamed: 'Operating temperature range' },
+      { name: 'Operating Temperature', kind: 'at_least', value: 85, unit: '℃', source: '-40 to 85C' },
+    ],
+    terms: [],
+  },
+  { q: 'LM358', specs: [], mpns: ['LM358'], terms: ['lm358'], packages: [] },
+  { q: 'STM32F103C8T6', mpns: ['STM32F103C8T6'], specs: [], packages: [] },
+  { q: 'GRM188R71H104KA93D', mpns: ['GRM188R71H104KA93D'], specs: [], values: [] },
+  { q: '1n4148 diode', mpns: ['1N4148'], specs: [], families: ['diode'] },
+  { q: '2N7002 SOT23', mpns: ['2N7002'], packages: ['SOT-23'], specs: [] },
+  { q: 'AMS1117-3.3 LDO', mpns: ['AMS111733'], families: ['ldo'], specs: [] },
+  {
+    q: '>= 25V 10uF 0805 X5R',
+    specs: [
+      { name: 'Voltage Rated', kind: 'at_least', value: 25, source: '25V' },
+      { name: 'Capacitance', kind: 'equals', value: 1e-5 },
+    ],
+    values: [dielectric('X5R')], packages: ['0805'],
+  },
+  {
+    q: '10uF 25V max',
+    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-5 }, { name: 'Voltage Rated', kind: 'at_most', value: 25 }],
+    terms: [],
+  },
+  {
+    q: 'LDO 5V to 3.3V 500mA',
+    specs: [
+      { name: 'Input Voltage (Max)', kind: 'at_least', value: 5, source: '5V to 3.3V' },
+      { name: 'Output Voltage', kind: 'equals', value: 3.3, source: '5V to 3.3V' },
+      { name: 'Output Current', kind: 'at_least', value: 0.5, source: '500mA' },
+    ],
+    families: ['ldo'],
+  },
+  {
+    q: '12V to 5V buck converter 2A',
+    specs: [
+      { name: 'Input Voltage (Max)', kind: 'at_least', value: 12 },
+      { name: 'Output Voltage', kind: 'equals', value: 5 },
+      { name: 'Output Current', kind: 'at_least', value: 2 },
+    ],
+    values: [{ name: 'Topology', values: ['Buck', 'Step-down'] }], families: ['dc-dc'], terms: ['converter'],
+  },
+  {
+    q: 'mcu 2.7-5.5V 64KB flash 72MHz',
+    specs: [
+      { name: 'Supply Voltage', kind: 'at_most', value: 2.7, alsoNamed: 'Voltage - supply' },
+      { name: 'Supply Voltage', kind: 'at_least', value: 5.5 },
+      { name: 'Program Storage Size', kind: 'at_least', value: 64_000, unit: 'B' },
+      { name: 'CPU Maximum Speed', kind: 'at_least', value: 72e6, unit: 'Hz' },
+    ],
+    families: ['mcu'], terms: ['mcu'],
+  },
+  {
+    q: '100R 1/4W',
+    specs: [
+      { name: 'Resistance', kind: 'equals', value: 100, source: '100R' },
+      { name: 'Power(Watts)', kind: 'at_least', value: 0.25, unit: 'W', alsoNamed: 'Power' },
+    ],
+  },
+  {
+    q: '32.768k crystal 12.5pF ±20ppm',
+    specs: [
+      { name: 'Frequency', kind: 'equals', value: 32_768, unit: 'Hz' },
+      { name: 'Load Capacitance', kind: 'equals', value: 12.5e-12, unit: 'F' },
+      { name: 'Frequency Tolerance', kind: 'at_most', value: 20, unit: 'ppm' },
+    ],
+    values: [],
+  },
+  { q: '4R7 inductor', specs: [{ name: 'Inductance', kind: 'equals', value: 4.7e-6, unit: 'H', source: '4R7' }] },
+  {
+    q: 'zener 5.1V 500mW SOD-123',
+    specs: [
+      { name: 'Zener Voltage (Nom)', kind: 'equals', value: 5.1 },
+      { name: 'Power Dissipation (Pd)', kind: 'at_least', value: 0.5 },
+    ],
+    packages: ['SOD-123'], families: ['zener'],
+  },
+  {
+    q: 'red LED 0603 20mA',
+    specs: [{ name: 'Forward Current (If)', kind: 'at_least', value: 0.02 }],
+    values: [{ name: 'Emitted Color', values: ['Red'] }], packages: ['0603'], families: ['led'], terms: ['led'],
+  },
+  {
+    q: 'schottky diode 40V 3A SMA',
+    specs: [
+      { name: 'Reverse Voltage (Vr)', kind: 'at_least', value: 40, alsoNamed: 'Voltage - dc reverse (vr) (max)' },
+      { name: 'Average Rectified Current (Io)', kind: 'at_least', value: 3, alsoNamed: 'Rectified current' },
+    ],
+    packages: ['SMA'], families: ['schottky', 'diode'],
+  },
+  {
+    q: 'C0G(NP0) 10pF 0402',
+    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-11 }],
+    values: [dielectric('C0G', 'NP0')], packages: ['0402'], terms: [],
+  },
+  { q: 'cog 22pf', specs: [{ name: 'Capacitance', kind: 'equals', value: 22e-12 }], values: [dielectric('C0G', 'NP0')] },
+  {
+    q: '600R ferrite bead 0603',
+    specs: [{ name: 'Impedance @ Frequency', kind: 'equals', value: 600, unit: 'Ω' }],
+    families: ['ferrite bead'], packages: ['0603'],
+  },
+  {
+    q: 'Rds(on) < 10mΩ mosfet',
+    specs: [{ name: 'Drain Source On Resistance (RDS(on)@Vgs,Id)', kind: 'at_most', value: 0.01, alsoNamed: 'Rds(on)' }],
+    terms: ['mosfet'],
+  },
+  {
+    q: 'esr 10mΩ 100uF',
+    specs: [{ name: 'Equivalent Series Resistance (ESR)', kind: 'at_most', value: 0.01 }, { name: 'Capacitance', kind: 'equals', value: 1e-4 }],
+    terms: [],
+  },
+  {
+    q: '10kΩ±1% 0402',
+    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, source: '10kΩ' }],
+    values: [{ ...tol('±1%'), source: '±1%' }], packages: ['0402'],
+  },
+  {
+    q: '± 5% 10 k',
+    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, lo: 9_500, hi: 10_500, source: '10 k' }],
+    values: [{ ...tol('±5%'), source: '± 5%' }],
+  },
+  { q: '1M 0.1% 1206', specs: [{ name: 'Resistance', kind: 'equals', value: 1e6, lo: 999_000, hi: 1_001_000 }], values: [tol('±0.1%')] },
+  {
+    q: '100 nF 50 V',
+    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7, source: '100 nF' }, { name: 'Voltage Rated', kind: 'at_least', value: 50, source: '50 V' }],
+  },
+  {
+    q: '１００ｎＦ　５０Ｖ',
+    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7 }, { name: 'Voltage Rated', kind: 'at_least', value: 50 }],
+  },
+  { q: '0,1uF', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7 }] },
+  { q: '1,000uF 35V electrolytic', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-3 }, { name: 'Voltage Rated', kind: 'at_least', value: 35 }], families: ['capacitor'] },
+  { q: '3V3 LDO', specs: [{ name: 'Output Voltage', kind: 'equals', value: 3.3 }] },
+  { q: '100MA LDO', specs: [{ name: 'Output Current', kind: 'at_least', value: 0.1 }] },
+  { q: '10UF 25V', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-5 }, { name: 'Voltage Rated', kind: 'at_least', value: 25 }] },
+  { q: '16mhz', specs: [{ name: 'Frequency', kind: 'equals', value: 16e6 }] },
+  {
+    q: 'npn transistor 40V 200mA SOT-23',
+    specs: [
+      { name: 'Collector-Emitter Breakdown Voltage (Vceo)', kind: 'at_least', value: 40 },
+      { name: 'Collector Current (Ic)', kind: 'at_least', value: 0.2 },
+    ],
+    values: [{ name: 'Type', values: ['NPN'] }], families: ['bjt', 'transistor'], packages: ['SOT-23'], terms: ['transistor'],
+  },
+  { q: '5V relay', specs: [{ name: 'Coil Voltage', kind: 'equals', value: 5 }], families: ['relay'] },
+  {
+    q: '90% efficiency buck 3A',
+    specs: [{ name: 'Efficiency', kind: 'at_least', value: 90, unit: '%' }, { name: 'Output Current', kind: 'at_least', value: 3 }],
+    terms: [],
+  },
+  { q: '2.54mm header', specs: [{ name: 'Pitch', kind: 'equals', value: 0.00254, unit: 'm' }], families: ['connector'] },
+  { q: '12bit adc', specs: [{ name: 'Resolution (bits)', kind: 'at_least', value: 12, unit: 'bit' }], families: ['adc'] },
+  {
+    q: '-40°C ~ +125°C',
+    specs: [{ name: 'Operating Temperature', kind: 'at_most', value: -40 }, { name: 'Operating Temperature', kind: 'at_least', value: 125 }],
+  },
+  {
+    q: '125C electrolytic 100uF',
+    specs: [{ name: 'Operating Temperature', kind: 'at_least', value: 125 }, { name: 'Capacitance', kind: 'equals', value: 1e-4 }],
+  },
+  {
+    q: '470k 200V 1206',
+    specs: [{ name: 'Resistance', kind: 'equals', value: 470_000 }, { name: 'Voltage Rating', kind: 'at_least', value: 200, alsoNamed: 'Overload Voltage (Max)' }],
+    packages: ['1206'],
+  },
+  {
+    q: 'mcu 3.3V 8KB RAM',
+    specs: [{ name: 'Supply Voltage', kind: 'equals', value: 3.3 }, { name: 'RAM Size', kind: 'at_least', value: 8_000 }],
+    terms: ['mcu'],
+  },
+  {
+    q: 'lm317 adjustable regulator TO-220',
+    specs: [], values: [{ name: 'Output Type', values: ['Adjustable'] }], packages: ['TO-220'], mpns: ['LM317'],
+    families: ['regulator'], terms: ['lm317', 'regulator'],
+  },
+  { q: 'qfn32 soic8 sot-23-6 to220ab do214ac', packages: ['QFN-32', 'SOIC-8', 'SOT-23-6', 'TO-220AB', 'DO-214AC'], mpns: [], specs: [] },
+  { q: 'at least 100uF', specs: [{ name: 'Capacitance', kind: 'at_least', value: 1e-4, source: '100uF' }], terms: [] },
+];
+
+describe('understandQuery: realistic queries', () => {
+  it('has a table of at least 30 queries', () => expect(ROWS.length).toBeGreaterThanOrEqual(30));
+  it.each(ROWS.map((r) => [r.q, r] as const))('%s', (_q, row) => checkRow(row));
+});
+
+describe('understandQuery: engineering-notation traps', () => {
+  const specOf = (q: string) => understandQuery(q).specs;
+
+  it('reads chip sizes as packages, never as values', () => {
+    for (const size of ['0201', '0402', '0603', '0805', '1206', '1210', '2512']) {
+      const u = understandQuery(`${size} 10k`);
+      expect(u.packages).toEqual([size]);
+      expect(u.specs.map((s) => s.value)).toEqual([10_000]);
+      expect(u.mpns).toEqual([]);
+    }
+  });
+
+  it('infers the unit of a bare prefixed value: u/n/p -> F, k/R/M -> Ω', () => {
+    expect(specOf('4u7')[0]).toMatchObject({ names: ['Capacitance'], unit: 'F', value: 4.7e-6 });
+    expect(specOf('100n')[0]).toMatchObject({ unit: 'F', value: 1e-7 });
+    expect(specOf('22p')[0]).toMatchObject({ unit: 'F', value: 22e-12 });
+    expect(specOf('4k7')[0]).toMatchObject({ unit: 'Ω', value: 4700 });
+    expect(specOf('2M2')[0]).toMatchObject({ unit: 'Ω', value: 2.2e6 });
+    expect(specOf('R047')[0]).toMatchObject({ unit: 'Ω', value: 0.047 });
+    expect(specOf('0R')[0]).toMatchObject({ unit: 'Ω', value: 0 });
+  });
+
+  it('lets a named family decide the unit of a bare value', () => {
+    expect(specOf('10u inductor')[0]).toMatchObject({ names: ['Inductance'], value: 1e-5 });
+    expect(specOf('16M crystal')[0]).toMatchObject({ names: ['Frequency', 'Nominal Frequency', 'Frequency (Nominal)'], value: 16e6 });
+    expect(specOf('10m shunt resistor')[0]).toMatchObject({ names: ['Resistance', 'Resistance (Ohms)'], value: 0.01 });
+    expect(specOf('220 capacitor')).toEqual([]);                       // a bare number is only a resistance
+    expect(understandQuery('220 capacitor').terms).toEqual(['220', 'capacitor']);
+    expect(specOf('1m')).toEqual([]);                                   // milli-what?
+    expect(understandQuery('ntc 10k 3950').terms).toEqual(['ntc', '3950']); // a B-value, not 3950 Ω
+    expect(specOf('10k 220').map((c) => c.value)).toEqual([10_000]);   // an inferred context never types a bare number
+  });
+
+  it('keeps letter-only package codes as words in a connector context', () => {
+    expect(understandQuery('SMA connector')).toMatchObject({ packages: [], terms: ['sma', 'connector'] });
+    expect(understandQuery('SMA diode 40V')).toMatchObject({ packages: ['SMA'], terms: ['diode'] });
+  });
+
+  it('decides what a voltage means from the family', () => {
+    const first = (q: string) => specOf(q).find((s) => s.unit === 'V');
+    expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', names: expect.arrayContaining(['Output Voltage']) });
+    expect(first('16V capacitor')).toMatchObject({ kind: 'at_least', names: expect.arrayContaining(['Voltage Rated', 'Voltage - Rated', 'Rated Voltage', 'Voltage']) });
+    expect(first('30V mosfet')?.names[0]).toBe('Drain Source Voltage (Vdss)');
+    expect(first('40V schottky')?.names[0]).toBe('Reverse Voltage (Vr)');
+    expect(first('3.3V mcu')?.names[0]).toBe('Supply Voltage');
+    expect(first('vin 12V')?.names[0]).toBe('Input Voltage (Max)');    // qualifier word beats context
+    expect(first('12V input LDO')?.names[0]).toBe('Input Voltage (Max)');
+  });
+
+  it('keeps MPNs apart from values, packages and dielectrics', () => {
+    const u = understandQuery('LM358 STM32F103C8T6 GRM188R71H104KA93D 0603 X7R SOT-23 10k 100nF 50V AEC-Q200 2000mAh 4x4mm');
+    expect(u.mpns).toEqual(['LM358', 'STM32F103C8T6', 'GRM188R71H104KA93D']);
+    expect(u.packages).toEqual(['0603', 'SOT-23']);
+    for (const q of ['0603', 'X7R', 'SOT-23', '10k', '100nF', '50V', 'x7r', 'C0G', 'USB2.0', 'RS485', 'IP67', 'E24']) {
+      expect(understandQuery(q).mpns, q).toEqual([]);
+    }
+    for (const [q, key] of [['lm358', 'LM358'], ['1N4148', '1N4148'], ['2n7002', '2N7002'], ['74HC595', '74HC595'], ['MCP6002T-I/SN', 'MCP6002TISN']]) {
+      expect(understandQuery(q as string).mpns, q).toEqual([key]);
+      expect(understandQuery(q as string).specs, q).toEqual([]);
+    }
+  });
+
+  it('does not read "10k 5%" with a 1% window: the stated tolerance widens the window', () => {
+    const [c] = specOf('10k 5%');
+    expect([c?.lo, c?.hi]).toEqual([9_500, 10_500]);
+    const [d] = specOf('10k');
+    expect([d?.lo, d?.hi]).toEqual([9_900, 10_100]);
+  });
+
+  it('honours comparison words and symbols', () => {
+    expect(specOf('>16V cap')[0]?.kind).toBe('at_least');
+    expect(specOf('16V+ cap')[0]).toMatchObject({ kind: 'at_least', value: 16 });
+    expect(specOf('less than 10mΩ mosfet')[0]).toMatchObject({ kind: 'at_most', value: 0.01 });
+    expect(specOf('100nF min')[0]).toMatchObject({ kind: 'at_least', value: 1e-7 });
+    expect(specOf('up to 125C')[0]).toMatchObject({ kind: 'at_least', value: 125 });   // a rating: "up to" is what it can take
+    expect(specOf('up to 100nF')[0]).toMatchObject({ kind: 'at_most', value: 1e-7 });
+    expect(specOf('between 2.7 and 5.5V mcu')).toHaveLength(2);
+  });
+
+  it('keeps the source text of every constraint', () => {
+    const u = understandQuery('4u7 16V 0805 ±10%');
+    expect(u.specs.map((s) => s.source)).toEqual(['4u7', '16V']);
+    expect(u.values.map((v) => v.source)).toEqual(['±10%']);
+  });
+});
+
+describe('understandQuery: odd input', () => {
+  const ODD = [
+    '', ' ', '🔥', '🔥🔥 10k 🔥', '1'.repeat(1000), '9'.repeat(400) + 'k', "'; DROP TABLE parts; --", '"100nF" OR 1=1',
+    '±±', '~~', '...', '---', '+-+-', '<<>>', '>=', '1e400', '1e-400V', 'NaN', 'Infinity V', '\u0000\u0001', '\ud800',
+    '%%%', '°C', 'k', 'R', '0', '-0', '00000', '.5', '5.', '1/0W', '1/4', '3..5V', '10k-', '-10k', '(((', ')))',
+    'µ', 'μF', 'x '.repeat(600), '0603'.repeat(200), '1,2,3,4,5', 'between', 'between 1 and', 'at least', 'up to',
+    '±', 'SOT-', 'TO-', 'null', '4u7u7', 'ⅷ', '٣٣ k', '𝟏𝟎k', '\t\n\r', 'a\u200bb', 'Ω'.repeat(50), '-'.repeat(300),
+  ];
+
+  function wellFormed(u: QueryUnderstanding, q: string): void {
+    expect(u.text).toBe(q);
+    for (const arr of [u.terms, u.packages, u.mpns, u.families]) {
+      expect(Array.isArray(arr)).toBe(true);
+      for (const s of arr) expect(typeof s).toBe('string');
+    }
+    for (const t of u.terms) expect(t).toBe(t.toLowerCase());
+    for (const c of u.specs) {
+      expect(c.names.length).toBeGreaterThan(0);
+      expect(Number.isFinite(c.value)).toBe(true);
+      expect(Number.isNaN(c.lo) || Number.isNaN(c.hi)).toBe(false);
+      expect(c.lo <= c.value && c.value <= c.hi).toBe(true);
+    }
+    for (const v of u.values) expect(v.values.length).toBeGreaterThan(0);
+  }
+
+  it.each(ODD.map((q) => [q.length > 30 ? `${q.slice(0, 30)}… (${q.length} chars)` : JSON.stringify(q), q]))('never throws: %s', (_label, q) => {
+    wellFormed(understandQuery(q), q);
+  });
+
+  it('returns an empty understanding for non-strings', () => {
+    for (const x of [null, undefined, 42, {}, []]) {
+      const u = understandQuery(x as unknown as string);
+      expect(u).toEqual({ text: '', terms: [], specs: [], values: [], packages: [], mpns: [], families: [] });
+    }
+  });
+
+  it('survives random strings built from the characters queries use', () => {
+    const pool = ['1', '0', '6', '3', '.', ',', 'k', 'K', 'M', 'm', 'u', 'µ', 'n', 'p', 'R', 'F', 'H', 'V', 'A', 'W', 'Hz', 'Ω', '%', '±', '~', '-', '+',
+      '/', '°', 'C', ' ', ' ', ' ', 'to', 'SOT', 'X7R', 'LDO', '>', '<', '=', '(', ')', '"', "'", '🔥', '\u0301', 'e', 'x'];
+    let seed = 12345;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    for (let n = 0; n < 3000; n++) {
+      let q = '';
+      const len = Math.floor(rnd() * 24);
+      for (let i = 0; i < len; i++) q += pool[Math.floor(rnd() * pool.length)];
+      wellFormed(understandQuery(q), q);
+    }
+  });
+
+  it('reads what it can of a long query and stays fast', () => {
+    const long = `${'resistor '.repeat(200)}10k`;
+    const t0 = performance.now();
+    const u = understandQuery(long);
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(u.families).toEqual(['resistor']);
+  });
+
+  it('takes well under 0.2 ms per typical query', () => {
+    const qs = ROWS.map((r) => r.q);
+    for (let i = 0; i < 2_000; i++) understandQuery(qs[i % qs.length] as string);  // warm up
+    const n = 20_000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) understandQuery(qs[i % qs.length] as string);
+    expect((performance.now() - t0) / n).toBeLessThan(0.2);
+  });
+});
+
+// ---------------------------------------------------------------- satisfies
+
+/** A stored spec as ingest normalises it. */
+function spec(name: string, value: string, num?: number, unit?: string): PartSpec {
+  return normaliseSpec({ name, value, ...(num !== undefined ? { num } : {}), ...(unit !== undefined ? { unit } : {}) });
+}
+const specsOf = (q: string): SpecConstraint[] => understandQuery(q).specs;
+const valuesOf = (q: string): ValueConstraint[] => understandQuery(q).values;
+const one = <T>(xs: T[]): T => { expect(xs).toHaveLength(1); return xs[0] as T; };
+
+describe('satisfies', () => {
+  it('matches a 10k constraint to a 10kΩ part, not to a 4.7kΩ one', () => {
+    const c = one(specsOf('10k'));
+    expect(satisfies([spec('Resistance', '10kΩ', 10_000, 'Ω')], c)).toBe(true);
+    expect(satisfies([spec('Resistance', '4.7kΩ', 4_700, 'Ω')], c)).toBe(false);
+    expect(satisfies([spec('Resistance', '10.2kΩ', 10_200, 'Ω')], c)).toBe(false);
+    // display string only (no num stored), and a raw object with nulls
+    expect(satisfies([spec('Resistance', '10kΩ')], c)).toBe(true);
+    expect(satisfies([{ name: 'resistance', value: '10k', num: null, min: null, max: null, unit: null }], c)).toBe(true);
+  });
+
+  it('checks ratings as "at least"', () => {
+    const c = one(specsOf('4u7 16V').filter((s) => s.unit === 'V'));
+    expect(satisfies([spec('Voltage Rated', '50V', 50, 'V')], c)).toBe(true);
+    expect(satisfies([spec('Allowable voltage', '16V', 16, 'V')], c)).toBe(true);     // real-dump name, boundary
+    expect(satisfies([spec('Voltage Rated', '10V', 10, 'V')], c)).toBe(false);
+  });
+
+  it('accepts a supply range that contains the wanted voltage', () => {
+    const c = one(specsOf('mcu 3.3V'));
+    expect(satisfies([spec('Voltage - supply', '2.7V~5.5V')], c)).toBe(true);
+    expect(satisfies([spec('Supply Voltage', '1.8V~3.6V')], c)).toBe(true);
+    expect(satisfies([spec('Voltage - supply', '4.5V~5.5V')], c)).toBe(false);
+  });
+
+  it('requires a typed supply or temperature range to be covered', () => {
+    const supply = specsOf('mcu 2.7-5.5V');
+    const all = (specs: PartSpec[], cs: SpecConstraint[]) => cs.every((c) => satisfies(specs, c));
+    expect(all([spec('Voltage - supply', '1.8V~5.5V')], supply)).toBe(true);
+    expect(all([spec('Voltage - supply', '3V~5.5V')], supply)).toBe(false);
+    const temp = specsOf('-40 to 85C');
+    expect(all([spec('Operating temperature', '-40℃~+85℃')], temp)).toBe(true);
+    expect(all([spec('Operating Temperature', '-55℃~+125℃')], temp)).toBe(true);
+    expect(all([spec('Operating temperature', '-20℃~+70℃')], temp)).toBe(false);
+  });
+
+  it('accepts an adjustable output range that reaches the wanted output', () => {
+    const c = one(specsOf('3.3V LDO'));
+    expect(satisfies([spec('Output Voltage', '1.25V~15V')], c)).toBe(true);
+    expect(satisfies([spec('Output voltage', '3.3V', 3.3, 'V')], c)).toBe(true);
+    expect(satisfies([spec('Output Voltage', '5V', 5, 'V')], c)).toBe(false);
+  });
+
+  it('treats "at most" constraints on the low end of the part', () => {
+    const c = one(specsOf('rds(on) < 30mΩ mosfet'));
+    expect(satisfies([spec('Rds(on)', '28mΩ@10V')], c)).toBe(true);
+    expect(satisfies([spec('Drain Source On Resistance (RDS(on)@Vgs,Id)', '52mΩ@4.5V', 0.052, 'Ω')], c)).toBe(false);
+    const ppm = one(specsOf('crystal 20ppm'));
+    expect(satisfies([spec('Frequency Tolerance', '±20ppm', 20, 'ppm')], ppm)).toBe(true);
+    expect(satisfies([spec('Normal temperature frequency tolerance', '±10ppm', 10, 'ppm')], ppm)).toBe(true);
+    expect(satisfies([spec('Frequency Stability', '±30ppm', 30, 'ppm')], ppm)).toBe(false);
+  });
+
+  it('compares names case- and punctuation-insensitively', () => {
+    const c = one(specsOf('30V mosfet'));
+    expect(satisfies([spec('drain source voltage (vdss)', '30V', 30, 'V')], c)).toBe(true);
+    expect(satisfies([spec('DRAIN TO SOURCE VOLTAGE', '60V', 60, 'V')], c)).toBe(true);
+  });
+
+  it('ignores specs under other names, and reports "unknown" through evaluate', () => {
+    const c = one(specsOf('10k'));
+    expect(satisfies([spec('Capacitance', '10kF', 10_000, 'F')], c)).toBe(false);
+    expect(evaluate([spec('Capacitance', '10kF', 10_000, 'F')], c)).toBeNull();
+    expect(evaluate([], c)).toBeNull();
+    expect(evaluate([spec('Resistance', '1kΩ', 1_000, 'Ω')], c)).toBe(false);
+    expect(evaluate([spec('Resistance', 'n/a')], c)).toBeNull();
+  });
+
+  it('converts units where the stored one does not line up (pitch in mm)', () => {
+    const c = one(specsOf('2.54mm header'));
+    expect(satisfies([spec('Pitch', '2.54mm', 2.54, 'mm')], c)).toBe(true);
+    expect(satisfies([spec('Pitch', '2mm', 2, 'mm')], c)).toBe(false);
+  });
+
+  it('matches dielectric, channel and colour values as words', () => {
+    const x7r = one(valuesOf('100nF X7R'));
+    expect(satisfies([spec('Temperature coefficient', 'X7R')], x7r)).toBe(true);
+    expect(satisfies([spec('Temperature Coefficient', 'X5R')], x7r)).toBe(false);
+    const c0g = one(valuesOf('cog 10pF'));
+    for (const v of ['C0G', 'NP0', 'C0G (NP0)', 'NPO']) expect(satisfies([spec('Temperature Coefficient', v)], c0g), v).toBe(true);
+    const nch = one(valuesOf('n-channel mosfet'));
+    expect(satisfies([spec('Number', '1 N-channel')], nch)).toBe(true);
+    expect(satisfies([spec('Type', 'N-Channel')], nch)).toBe(true);
+    expect(satisfies([spec('Type', 'P-Channel')], nch)).toBe(false);
+    const shielded = one(valuesOf('shielded inductor'));
+    expect(satisfies([spec('Shielding', 'Shielded')], shielded)).toBe(true);
+    expect(satisfies([spec('Shielding', 'Unshielded')], shielded)).toBe(false);
+  });
+
+  it('accepts a tolerance as tight as or tighter than asked', () => {
+    const c = one(valuesOf('10k 1%'));
+    expect(c).toEqual({ names: ['Tolerance'], values: ['±1%'], source: '1%' });
+    expect(satisfies([spec('Tolerance', '±1%', 1, '%')], c)).toBe(true);
+    expect(satisfies([spec('Tolerance', '0.1%', 0.1, '%')], c)).toBe(true);
+    expect(satisfies([spec('Tolerance', '±5%', 5, '%')], c)).toBe(false);
+    expect(satisfies([spec('Tolerance', '-20%~+80%')], c)).toBe(false);
+  });
+
+  it('never throws on malformed specs', () => {
+    const c = one(specsOf('10k'));
+    const junk = [null, 42, {}, { name: 7 }, { name: 'Resistance' }, { name: 'Resistance', value: null, num: NaN, min: null, max: null, unit: 'zz' }] as unknown as PartSpec[];
+    expect(satisfies(junk, c)).toBe(false);
+    expect(satisfies(junk, one(valuesOf('X7R 100nF')))).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------- vocabulary integrity
+
+describe('spec vocabulary', () => {
+  it('lists each spec name once per role, and every role is reachable with its own unit', () => {
+    for (const [id, role] of Object.entries(ROLES)) {
+      const lower = role.names.map((n) => n.toLowerCase());
+      expect(new Set(lower).size, id).toBe(lower.length);
+      expect(role.names.every((n) => specNameKey(n).length > 0), id).toBe(true);
+    }
+    const check = (unit: string, id: RoleId, where: string) => expect(ROLES[id].unit, `${where}: ${id}`).toBe(unit);
+    for (const [unit, id] of Object.entries(DEFAULT_ROLES)) check(unit, id, 'default');
+    for (const [fam, m] of Object.entries(CONTEXT_ROLES)) for (const [unit, id] of Object.entries(m ?? {})) check(unit, id as RoleId, fam);
+    for (const [w, m] of QUALIFIERS) for (const [unit, id] of Object.entries(m)) check(unit, id as RoleId, w);
+    for (const [w, v] of VALUE_WORDS) expect(v.values.length, w).toBeGreaterThan(0);
+  });
+});
+
+// ---------------------------------------------------------------- end to end over the sample catalogue
+
+describe('understand + satisfies over the sample catalogue', () => {
+  let parts: { mpn: string; pkg: string | null | undefined; specs: PartSpec[] }[];
+  beforeAll(() => {
+    parts = (generateSampleCatalogue().parts as DumpPart[])
+      .map((p) => ({ mpn: p.mpn, pkg: p.package, specs: (p.specs ?? []).map(normaliseSpec) }));
+  });
+
+  function search(q: string): string[] {
+    const u = understandQuery(q);
+    const cs = [...u.specs, ...u.values];
+    return parts
+      .filter((p) => cs.every((c) => satisfies(p.specs, c)) && (u.packages.length === 0 || u.packages.includes(p.pkg ?? '')))
+      .map((p) => p.mpn);
+  }
+
+  it.each([
+    ['10k 0603 1% resistor', 'RC0603FR-0710KL'],
+    ['100nF 50V X7R 0603', 'GRM188R71H104KA93D'],
+    ['3.3V LDO SOT-23-5', 'TLV70033DBVR'],
+    ['30V 5A N-channel MOSFET SOT-23', 'AO3400A'],
+    ['2.2uH inductor 1A', 'VLS3015ET-2R2M'],
+    ['zener 5.1V', 'BZT52C5V1'],
+    ['schottky 40V 1A', 'SS14'],
+    ['C0G 10pF 0402', 'GRM1555C1H100JA01D'],
+  ])('%s finds %s', (q, mpn) => {
+    const hits = search(q);
+    expect(hits).toContain(mpn);
+    expect(hits.length).toBeLessThan(60);
+  });
+
+  it('every hit of "10k 0603 1%" really is 10 kΩ, 0603 and at most 1%', () => {
+    const hits = new Set(search('10k 0603 1%'));
+    expect(hits.size).toBeGreaterThan(0);
+    for (const p of parts.filter((x) => hits.has(x.mpn))) {
+      expect(p.pkg).toBe('0603');
+      expect(p.specs.find((s) => s.name === 'Resistance')?.num).toBe(10_000);
+      expect(p.specs.find((s) => s.name === 'Tolerance')?.num).toBeLessThanOrEqual(1);
+    }
+  });
+});
