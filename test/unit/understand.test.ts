@@ -466,18 +466,11 @@ describe('understandQuery: odd input', () => {
     const long = `${'resistor '.repeat(200)}10k`;
     const t0 = performance.now();
     const u = understandQuery(long);
-    expect(performance.now() - t0).toBeLessThan(50);
+    // A guard against pathological (exponential) behaviour, not a speed target: bench/understand.ts measures speed.
+    expect(performance.now() - t0).toBeLessThan(1000);
     expect(u.families).toEqual(['resistor']);
   });
 
-  it('takes well under 0.2 ms per typical query', () => {
-    const qs = ROWS.map((r) => r.q);
-    for (let i = 0; i < 2_000; i++) understandQuery(qs[i % qs.length] as string);  // warm up
-    const n = 20_000;
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) understandQuery(qs[i % qs.length] as string);
-    expect((performance.now() - t0) / n).toBeLessThan(0.2);
-  });
 });
 
 // ---------------------------------------------------------------- satisfies
