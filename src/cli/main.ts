@@ -5,10 +5,11 @@ import { parse, UsageError, type Command } from './args.ts';
 import { accountsCommand, keysCommand } from './accounts.ts';
 import { ingestCommand } from './ingest.ts';
 import { listsCommand } from './lists.ts';
+import { relevanceCommand } from './relevance.ts';
 import { sampleCommand } from './sample.ts';
 import { serveCommand, startCommand } from './serve.ts';
 
-const COMMANDS: Command[] = [startCommand, serveCommand, ingestCommand, listsCommand, accountsCommand, keysCommand, sampleCommand];
+const COMMANDS: Command[] = [startCommand, serveCommand, ingestCommand, listsCommand, accountsCommand, keysCommand, sampleCommand, relevanceCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

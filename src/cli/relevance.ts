@@ -1,0 +1,162 @@
+/** `partsearch relevance run|compare`: relevance fixtures (test/relevance) against an index, and report diffs. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, loadDotEnv, type Config } from '../config.ts';
+import { createEngine } from '../composition.ts';
+import { loadEmbedder } from '../embeddings/index.ts';
+import type { Embedder } from '../embeddings/port.ts';
+import type { SearchEngine } from '../engines/port.ts';
+import { compareReports, formatComparison, readReport } from '../relevance/compare.ts';
+import { readSuite, RETRIEVALS } from '../relevance/format.ts';
+import { METRIC_LABELS, METRIC_NAMES, type Metrics } from '../relevance/metrics.ts';
+import { runSuite, type RelevanceReport, type SuiteResult } from '../relevance/runner.ts';
+import { buildSampleIndex } from '../relevance/sample-index.ts';
+import type { Retrieval } from '../search/agentic.ts';
+import { UsageError, type Command } from './args.ts';
+
+/** Where suite NAMEs live: test/relevance/NAME.jsonl of this checkout. */
+export const SUITES_DIR = path.resolve(import.meta.dirname, '..', '..', 'test', 'relevance');
+export const DEFAULT_SUITES = ['sample-mpn', 'sample-nl'];
+
+export function resolveSuite(arg: string): string {
+  if (fs.existsSync(arg) && fs.statSync(arg).isFile()) return path.resolve(arg);
+  const named = path.join(SUITES_DIR, `${arg.replace(/\.jsonl$/, '')}.jsonl`);
+  if (fs.existsSync(named)) return named;
+  throw new UsageError(`no suite "${arg}" (neither a file nor ${named})`);
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+export function formatSuiteTable(s: SuiteResult): string {
+  const rows: [string, number, Metrics][] = [[`${s.suite} (mean)`, s.queries, s.mean]];
+  for (const [k, m] of Object.entries(s.byKind)) if (Object.keys(s.byKind).length > 1) rows.push([`  ${k}`, m.queries, m]);
+  const w = Math.max(10, ...rows.map((r) => r[0].length));
+  const head = `${'suite / kind'.padEnd(w)}  ${'n'.padStart(4)}  ${METRIC_NAMES.map((k) => METRIC_LABELS[k].padStart(7)).join('  ')}`;
+  const modes = Object.entries(s.retrieval).map(([k, n]) => `${k} ${n}`).join(', ');
+  return [
+    head,
+    ...rows.map(([name, n, m]) => `${name.padEnd(w)}  ${String(n).padStart(4)}  ${METRIC_NAMES.map((k) => f3(m[k]).padStart(7)).join('  ')}`),
+    ...(modes ? [`retrieval that ran (agentic queries): ${modes}`] : []),
+  ].join('\n');
+}
+
+/** report.json -> report.<mode>.json when one run writes several modes. */
+function outFor(out: string, mode: string, several: boolean): string {
+  if (!several) return out;
+  const ext = path.extname(out) || '.json';
+  return `${out.slice(0, out.length - path.extname(out).length)}.${mode}${ext}`;
+}
+
+async function run(v: Record<string, unknown>): Promise<number> {
+  loadDotEnv();
+  const config: Config = loadConfig();
+  const engineKind = ((v.engine as string | undefined) ?? config.engine) as 'sqlite' | 'opensearch';
+  if (engineKind !== 'sqlite' && engineKind !== 'opensearch') throw new UsageError('--engine must be sqlite or opensearch');
+  const modes = ((v.retrieval as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
+  for (const m of modes) if (!(RETRIEVALS as readonly string[]).includes(m)) throw new UsageError(`--retrieval must be ${RETRIEVALS.join(', ')}`);
+  const runs: (Retrieval | null)[] = modes.length ? [...new Set(modes as Retrieval[])] : [null];
+  const suiteFiles = ((v.suite as string[] | undefined)?.length ? (v.suite as string[]) : DEFAULT_SUITES).map(resolveSuite);
+  const suites = suiteFiles.map((file) => ({ file, queries: readSuite(file) }));
+  const out = path.resolve((v.out as string | undefined) ?? 'relevance-report.json');
+  const useConfigured = Boolean(v['use-configured']);
+  const wantsVectors = !v['no-embeddings'] && !(runs.length === 1 && runs[0] === 'lexical');
+
+  let embedder: Embedder | null = null;
+  if (wantsVectors) {
+    const status = await loadEmbedder(config);
+    embedder = status.embedder;
+    process.stderr.write(`relevance: ${status.message}\n`);
+  }
+  let engine: SearchEngine;
+  let drop: () => Promise<void>;
+  let parts: number;
+  try {
+    if (useConfigured) {
+      engine = await createEngine(engineKind === config.engine ? config : { ...config, engine: engineKind });
+      drop = () => engine.close();
+      parts = (await engine.info()).parts;
+      process.stderr.write(`relevance: configured ${engineKind} index, ${parts.toLocaleString('en-US')} parts\n`);
+    } else {
+      if (engineKind === 'opensearch' && !config.opensearchUrl) throw new UsageError('--engine opensearch needs OPENSEARCH_URL');
+      process.stderr.write(`relevance: building a temporary ${engineKind} index of the sample catalogue${embedder ? ' with embeddings' : ' (lexical-only)'}...\n`);
+      const idx = await buildSampleIndex({ engine: engineKind, opensearchUrl: config.opensearchUrl, embedder });
+      ({ engine, drop, parts } = idx);
+      process.stderr.write(`relevance: ${parts} parts indexed in ${idx.seconds.toFixed(1)} s\n`);
+    }
+  } catch (e) {
+    await embedder?.close();
+    throw e;
+  }
+
+  try {
+    const info = await engine.info();
+    const meta = await engine.meta();
+    for (const mode of runs) {
+      const report: RelevanceReport = {
+        created_at: new Date().toISOString(),
+        engine: engineKind,
+        retrieval: mode,
+        embeddings: { model: embedder && info.vectors ? (meta?.embedding.model ?? embedder.model) : null, vectors: info.vectors && embedder !== null },
+        index: useConfigured ? 'configured' : 'sample',
+        parts,
+        suites: [],
+      };
+      process.stdout.write(`\n== ${engineKind}, retrieval ${mode ?? 'per fixture (default hybrid)'}, embeddings ${report.embeddings.vectors ? report.embeddings.model : 'off'}\n`);
+      for (const s of suites) {
+        const r = await runSuite(s.queries, { engine, embedder, vectors: info.vectors, retrieval: mode ?? undefined }, path.relative(process.cwd(), s.file));
+        report.suites.push(r);
+        process.stdout.write(`${formatSuiteTable(r)}\n\n`);
+      }
+      const file = outFor(out, mode ?? 'default', runs.length > 1);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+      process.stderr.write(`relevance: report written to ${file}\n`);
+    }
+    return 0;
+  } finally {
+    await drop();
+    await embedder?.close();
+  }
+}
+
+export const relevanceCommand: Command = {
+  name: 'relevance',
+  summary: 'Run relevance fixtures (nDCG@10, MRR, P@1/5, R@10) and compare reports',
+  usage: `partsearch relevance run [--suite FILE|NAME ...] [--engine sqlite|opensearch] [--retrieval hybrid|lexical|vector ...]
+                         [--use-configured] [--no-embeddings] [--out report.json]
+partsearch relevance compare A.json B.json [--all]
+
+run: by default builds a temporary index of the generated sample catalogue in the chosen engine
+(SQLite in a temp folder; OpenSearch under a unique index prefix, deleted afterwards), with embeddings
+when a model is available, runs the suites (default: ${DEFAULT_SUITES.join(', ')} from test/relevance)
+and prints mean metrics per suite and per query kind. --use-configured runs against the configured
+data dir's live index instead. --retrieval overrides the fixtures' retrieval of agentic queries; give
+it several times (or "hybrid,lexical,vector") to run each mode, writing report.<mode>.json.
+compare: per-query nDCG@10 of A and B with deltas, wins/losses/ties and mean deltas (B - A).`,
+  options: {
+    suite: { type: 'string', multiple: true },
+    engine: { type: 'string' },
+    retrieval: { type: 'string', multiple: true },
+    'use-configured': { type: 'boolean' },
+    'no-embeddings': { type: 'boolean' },
+    out: { type: 'string' },
+    all: { type: 'boolean' },
+  },
+  allowPositionals: true,
+  async run(v, pos) {
+    const [sub, ...rest] = pos;
+    if (sub === 'run') {
+      if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      return run(v);
+    }
+    if (sub === 'compare') {
+      if (rest.length !== 2) throw new UsageError('compare needs two report files: A.json B.json');
+      const [a, b] = rest as [string, string];
+      const cmp = compareReports(readReport(a), readReport(b));
+      if (cmp.length === 0) throw new UsageError('the two reports share no suite');
+      process.stdout.write(`${formatComparison(cmp, { labelA: a, labelB: b, all: Boolean(v.all) })}\n`);
+      return 0;
+    }
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required (run or compare)');
+  },
+};

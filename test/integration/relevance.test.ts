@@ -1,0 +1,121 @@
+/**
+ * Relevance regression gate: builds the sample catalogue index once per engine (SQLite always;
+ * OpenSearch when OPENSEARCH_URL is set), runs the committed sample suites (test/relevance/sample-*.jsonl)
+ * through the same code paths as the HTTP routes, and fails when any mean metric of any suite drops
+ * below its committed baseline minus TOLERANCE.
+ *
+ *   TOLERANCE = 0.02 (absolute, on every mean metric: nDCG@10, MRR, P@1, P@5, R@10)
+ *
+ * Baselines: test/relevance/baselines/<engine>.json, one section per retrieval mode (hybrid, lexical,
+ * vector). With the embedding model (models/all-MiniLM-L6-v2 or EMBEDDING_MODEL_DIR) the index is built
+ * with embeddings and all three sections are checked; without it the index is lexical-only and only the
+ * lexical section is checked (lexical retrieval never reads vectors, so its numbers are the same).
+ *
+ * Improved relevance? Refresh the baselines (needs the model) and commit them with the change:
+ *   RELEVANCE_UPDATE_BASELINES=1 OPENSEARCH_URL=... npx vitest run test/integration/relevance.test.ts
+ * SQLite is exact and reproducible to the last digit. OpenSearch kNN is approximate (HNSW): hybrid and
+ * vector means move by about 0.01-0.02 between index builds, so its committed baseline is the per-metric
+ * minimum of two builds; do the same when refreshing it.
+ * Investigate a drop: npx partsearch relevance run --retrieval hybrid --out after.json, then
+ *   npx partsearch relevance compare before.json after.json
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
+import { loadEmbedder } from '../../src/embeddings/index.ts';
+import type { Embedder } from '../../src/embeddings/port.ts';
+import { readSuite, type RelevanceQuery } from '../../src/relevance/format.ts';
+import { METRIC_NAMES, type Metrics } from '../../src/relevance/metrics.ts';
+import { runSuite } from '../../src/relevance/runner.ts';
+import { buildSampleIndex, memoEmbedder, type SampleIndex } from '../../src/relevance/sample-index.ts';
+import type { Retrieval } from '../../src/search/agentic.ts';
+import { noteSkip } from '../support/fixtures.ts';
+
+export const TOLERANCE = 0.02;
+
+const REL = path.resolve(import.meta.dirname, '..', 'relevance');
+const SUITES: [string, RelevanceQuery[]][] = ['sample-mpn', 'sample-nl'].map((s) => [s, readSuite(path.join(REL, `${s}.jsonl`))]);
+const UPDATE = process.env.RELEVANCE_UPDATE_BASELINES === '1';
+
+interface Baseline {
+  engine: string;
+  tolerance: number;
+  note: string;
+  embeddings: { model: string | null; sections_with_embeddings: Retrieval[] };
+  hybrid?: Record<string, Metrics>;
+  lexical?: Record<string, Metrics>;
+  vector?: Record<string, Metrics>;
+}
+
+const modelDir = process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR;
+const modelPresent = fs.existsSync(path.join(modelDir, 'tokenizer.json'));
+if (!modelPresent) noteSkip('relevance: hybrid and vector sections', `no model at ${modelDir}; checking the lexical baseline only`);
+const MODES: Retrieval[] = modelPresent ? ['hybrid', 'lexical', 'vector'] : ['lexical'];
+if (UPDATE && !modelPresent) throw new Error('RELEVANCE_UPDATE_BASELINES needs the embedding model (every section is written)');
+
+// One model, one cache of vectors: the second engine's index costs no model time.
+let embedderP: Promise<Embedder | null> | null = null;
+const sharedEmbedder = () =>
+  (embedderP ??= modelPresent
+    ? loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 64 }).then((s) => (s.embedder ? memoEmbedder(s.embedder) : null))
+    : Promise.resolve(null));
+
+const engines: ('sqlite' | 'opensearch')[] = ['sqlite'];
+if (process.env.OPENSEARCH_URL) engines.push('opensearch');
+else noteSkip('relevance on opensearch', 'OPENSEARCH_URL unset');
+
+afterAll(async () => {
+  await (await embedderP)?.close();
+});
+
+describe.each(engines)('relevance baseline on %s', (kind) => {
+  const file = path.join(REL, 'baselines', `${kind}.json`);
+  let index: SampleIndex;
+  let embedder: Embedder | null;
+  const measured: Partial<Record<Retrieval, Record<string, Metrics>>> = {};
+
+  beforeAll(async () => {
+    embedder = await sharedEmbedder();
+    index = await buildSampleIndex({ engine: kind, opensearchUrl: process.env.OPENSEARCH_URL ?? null, embedder });
+  });
+  afterAll(async () => {
+    await index?.drop();
+    if (UPDATE && MODES.every((m) => measured[m])) {
+      const baseline: Baseline = {
+        engine: kind,
+        tolerance: TOLERANCE,
+        note: 'Mean metrics of the sample suites on the generated sample catalogue (seed 42, 2,500 parts), written by test/integration/relevance.test.ts with RELEVANCE_UPDATE_BASELINES=1. The test fails when a metric < baseline - tolerance.',
+        embeddings: { model: embedder?.model ?? null, sections_with_embeddings: ['hybrid', 'vector'] },
+        ...measured,
+      };
+      fs.writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
+    }
+  });
+
+  it.each(MODES)('%s retrieval: every mean metric >= baseline - TOLERANCE', async (mode) => {
+    expect(index.parts).toBe(2500);
+    expect((await index.engine.info()).vectors).toBe(modelPresent);
+    const got: Record<string, Metrics> = {};
+    for (const [name, queries] of SUITES) {
+      const r = await runSuite(queries, { engine: index.engine, embedder, retrieval: mode });
+      if (name === 'sample-nl') expect(Object.keys(r.retrieval)).toEqual([mode]); // no silent fallback
+      got[name] = r.mean;
+    }
+    measured[mode] = got;
+    if (UPDATE) return;
+    const baseline = JSON.parse(fs.readFileSync(file, 'utf8')) as Baseline;
+    const expected = baseline[mode];
+    expect(expected, `${file} has no "${mode}" section`).toBeDefined();
+    const drops: string[] = [];
+    for (const [suite, m] of Object.entries(got)) {
+      const b = expected![suite];
+      if (!b) {
+        drops.push(`${suite}: no baseline`);
+        continue;
+      }
+      for (const k of METRIC_NAMES) if (m[k] < b[k] - TOLERANCE) drops.push(`${suite} ${mode} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${TOLERANCE}`);
+    }
+    expect(drops, `relevance dropped on ${kind}:\n${drops.join('\n')}`).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Builds rule-judged MPN queries from the real catalogue dump in ../shared (derived data: never commit
+ * the output). A deterministic sample of about 300 MPNs, round-robin over categories:
+ * exact, lower-case, punctuation-stripped and one-character typo queries (rules: src/relevance/mpn-suite.ts).
+ *
+ *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE]
+ *
+ * Defaults: ../shared/data/catalog/parts.jsonl.gz with that folder's manufacturers.json and categories.json,
+ * output <tmp>/partsearch-relevance/real-mpn.jsonl. Judge against an index of the SAME parts file ingested
+ * with the SAME manufacturers file (slugs depend on manufacturer alias resolution), e.g.
+ *
+ *   PARTSEARCH_DATA_DIR=/tmp/real npx partsearch ingest --parts FILE --manufacturers M --categories C --no-embeddings
+ *   PARTSEARCH_DATA_DIR=/tmp/real npx partsearch relevance run --use-configured --suite <out> --out real.json
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CategoryTree } from '../../src/catalog/categories.ts';
+import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
+import { PartNormaliser } from '../../src/catalog/normalise.ts';
+import type { DumpPart } from '../../src/catalog/part.ts';
+import { dumpPartSchema } from '../../src/catalog/dump-schema.ts';
+import { ajv } from '../../src/validation.ts';
+import { formatSuite } from '../../src/relevance/format.ts';
+import { buildMpnSuite, type MpnPart } from '../../src/relevance/mpn-suite.ts';
+import { openLines } from '../../ingest/read-lines.ts';
+import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-files.ts';
+
+const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
+
+const { values: v } = parseArgs({
+  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
+});
+const partsFile = path.resolve(v.parts ?? path.join(SHARED, 'parts.jsonl.gz'));
+if (!fs.existsSync(partsFile)) {
+  console.error(`no real catalogue at ${partsFile}; nothing to build (the real suites are optional)`);
+  process.exit(0);
+}
+const dir = path.dirname(partsFile);
+const mfrFile = v.manufacturers ?? (fs.existsSync(path.join(dir, 'manufacturers.json')) ? path.join(dir, 'manufacturers.json') : null);
+const catFile = v.categories ?? (fs.existsSync(path.join(dir, 'categories.json')) ? path.join(dir, 'categories.json') : null);
+const out = path.resolve(v.out ?? path.join(os.tmpdir(), 'partsearch-relevance', 'real-mpn.jsonl'));
+
+const normaliser = new PartNormaliser(
+  ManufacturerRegistry.from(mfrFile ? readManufacturersFile(mfrFile) : []),
+  catFile ? CategoryTree.fromFile(readCategoriesFile(catFile)) : CategoryTree.fromData([]),
+);
+const validate = ajv.compile(dumpPartSchema);
+// Same identity and last-wins rule as the ingest.
+const byId = new Map<number, MpnPart>();
+const source = await openLines(partsFile);
+for await (const { text } of source.lines) {
+  if (!text.trim()) continue;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    continue;
+  }
+  if (!validate(raw)) continue;
+  const r = normaliser.normalise(raw as DumpPart);
+  byId.set(r.id, { slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' });
+}
+const parts = [...byId.values()];
+const queries = buildMpnSuite(parts, { suite: 'real-mpn', seed: v.seed ? Number(v.seed) : 42, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, formatSuite(queries));
+console.log(`${out}: ${queries.length} queries from ${parts.length.toLocaleString('en-US')} parts of ${partsFile}`);
