@@ -15,16 +15,19 @@ export interface LoadResult {
   statuses: Record<number, number>;
 }
 
-export async function runLoad(opts: { url: string; headers?: Record<string, string>; concurrency: number; seconds: number }): Promise<LoadResult> {
+export async function runLoad(opts: { url: string; paths?: string[]; headers?: Record<string, string>; concurrency: number; seconds: number }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const u = new URL(opts.url);
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   const end = performance.now() + opts.seconds * 1000;
+  const paths = opts.paths?.length ? opts.paths : [u.pathname + u.search];
+  let next = 0;
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const t0 = performance.now();
-      const req = http.request({ agent, host: u.hostname, port: u.port, path: u.pathname + u.search, headers: opts.headers }, (res) => {
+      const path = paths[next++ % paths.length]!;
+      const req = http.request({ agent, host: u.hostname, port: u.port, path, headers: opts.headers }, (res) => {
         res.resume();
         res.on('end', () => {
           latencies.push(performance.now() - t0);

@@ -1,0 +1,79 @@
+/**
+ * Search latency and throughput over HTTP, end to end (issue 5), against the configured index
+ * (SEARCH_ENGINE, PARTSEARCH_DATA_DIR / OPENSEARCH_URL + OPENSEARCH_INDEX_PREFIX), all in one run:
+ *   - bare Koa route (no middleware) vs MPN search vs agentic search, 32 concurrent clients: req/s;
+ *   - one client, warm: p50/p95 of MPN search (exact MPNs of the index) and agentic search;
+ *   - the query-embedding time of the same model (p50), since agentic p50 should stay under 3x it.
+ *
+ *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/search.ts [--seconds 5]
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import Koa from 'koa';
+import { loadConfig } from '../src/config.ts';
+import { closeServices, createServices } from '../src/composition.ts';
+import { createApp } from '../src/http/app.ts';
+import { silentLogger } from '../src/log.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' } } });
+const config = loadConfig({ ...process.env, MONTHLY_REQUEST_CAP: '1000000000' });
+const s = await createServices(config, { log: silentLogger });
+const info = await s.engine.info();
+if (info.parts === 0) throw new Error('the configured index is empty: ingest first');
+const account = await s.accounts.createAccount({ name: `bench-${Date.now()}`, subscription: true });
+const { secret } = await s.accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
+const headers = { Authorization: `Bearer ${secret}` };
+
+const app = createApp(s);
+const server = app.listen(0, '127.0.0.1');
+await new Promise((r) => server.once('listening', r));
+const bare = new Koa();
+bare.use((ctx) => void (ctx.body = { ok: true }));
+const bareServer = bare.listen(0, '127.0.0.1');
+await new Promise((r) => bareServer.once('listening', r));
+const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).port}/`;
+
+// Exact MPNs sampled across the index, and natural-language queries.
+const sample = await s.engine.textSearch({ text: null, filters: {}, limit: 2000, offset: 0 });
+const parts = await s.engine.getParts(sample.hits.filter((_, i) => i % 10 === 0).map((h) => h.id));
+const mpnPaths = parts.map((p) => `/v1/parts/search?mpn=${encodeURIComponent(p.mpn)}`);
+const NL = ['10k 0603 1% resistor', '100nF 50V X7R 0603', '3.3V LDO SOT-23-5', 'dual op amp', 'n-channel mosfet sot-23', '16MHz crystal', 'usb to uart bridge', 'schottky diode 40V', 'red led 0603', '4u7 16V'];
+const nlPaths = NL.map((q) => `/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}&limit=10`);
+
+async function load(url: string, paths: string[] | undefined, concurrency: number) {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, paths, headers, concurrency, seconds: Number(values.seconds) })], { encoding: 'utf8' });
+  return JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
+}
+
+async function embedP50(): Promise<number | null> {
+  if (!s.embedder) return null;
+  const t: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const t0 = performance.now();
+    await s.embedder.embed([`${NL[i % NL.length]} ${i}`]);
+    t.push(performance.now() - t0);
+  }
+  return t.sort((a, b) => a - b)[30]!;
+}
+
+await load(base, mpnPaths.slice(0, 50), 4); // warm-up
+await load(base, nlPaths, 2);
+const result = {
+  date: new Date().toISOString(),
+  engine: info.kind,
+  parts: info.parts,
+  search_mode: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
+  query_embedding_p50_ms: await embedP50(),
+  one_client: { mpn: await load(base, mpnPaths, 1), agentic: await load(base, nlPaths, 1) },
+  concurrent: { bare_koa: await load(bareUrl, undefined, Number(values.concurrency)), mpn: await load(base, mpnPaths, Number(values.concurrency)), agentic: await load(base, nlPaths, Number(values.concurrency)) },
+};
+console.log(JSON.stringify(result, null, 2));
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench', 'results', `search-${info.kind}-${info.parts}.json`), `${JSON.stringify(result, null, 2)}\n`);
+server.close();
+bareServer.close();
+await closeServices(s);
