@@ -6,7 +6,9 @@
  *      packaging/ordering suffix of at most 4 characters (LM358D -> LM358DR, LM358DR2G);
  *   3. prefix: every other MPN starting with the key (shortest first);
  *   4. infix: MPNs containing the key (keys of 3+ characters);
- *   5. fuzzy: one or two edits (one for short keys), only when the tiers above found fewer than 3.
+ *   5. fuzzy: one or two edits (one for short keys), only when the tiers above found nothing (a
+ *      typo): the candidate scan is the one expensive lookup, and an MPN that matches exactly or by
+ *      prefix needs no guesses.
  *
  * Every result of tiers 1-3 starts with the key (or is an alias of it).
  */
@@ -44,6 +46,6 @@ export async function searchMpn(engine: SearchEngine, query: string, opts: { lim
   add(longer.filter((h) => h.matched.length - key.length <= VARIANT_SUFFIX_MAX), 'variant');
   add(longer, 'prefix');
   if (out.size < limit && key.length >= 3) add(await engine.mpnLookup({ key, mode: 'infix', limit, filters }), 'infix');
-  if (out.size < 3 && key.length >= 4) add(await engine.mpnLookup({ key, mode: 'fuzzy', limit, filters }), 'fuzzy');
+  if (out.size === 0 && key.length >= 4) add(await engine.mpnLookup({ key, mode: 'fuzzy', limit, filters }), 'fuzzy');
   return [...out.values()].slice(0, limit);
 }

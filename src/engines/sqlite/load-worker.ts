@@ -9,6 +9,10 @@ import { createLoadCore, type LoadRow } from './load-core.ts';
 
 const { file, version, dims } = workerData as { file: string; version: string; dims: number | null };
 const db = openSqliteDb(file);
+// Bulk loads sort millions of index entries: spill the sorts to temporary files rather than memory,
+// and keep a smaller page cache, so peak memory stays flat with the dump size.
+db.pragma('temp_store = FILE');
+db.pragma('cache_size = -32768');
 const core = createLoadCore(db, version, dims);
 
 type Msg =
