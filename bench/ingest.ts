@@ -108,5 +108,8 @@ for (const engine of engines) {
     console.log(`${engine} slim 100k lexical-only: ${Math.round(small.summary.partsPerSecond as number)} parts/s, peak RSS ${small.maxRssMb} MB`);
     console.log(`${engine} slim 582k lexical-only: ${Math.round(big.summary.partsPerSecond as number)} parts/s (goal ${engine === 'sqlite' ? '20,000' : '5,000'}), peak RSS ${big.maxRssMb} MB (goal < 500)`);
   }
-  fs.writeFileSync(path.join(root, 'bench', 'results', `ingest-${engine}.json`), `${JSON.stringify(out, null, 2)}\n`);
+  // Merge into the engine's results file so that --only runs keep the other section.
+  const file = path.join(root, 'bench', 'results', `ingest-${engine}.json`);
+  const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  fs.writeFileSync(file, `${JSON.stringify({ ...before, ...out }, null, 2)}\n`);
 }
