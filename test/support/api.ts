@@ -1,5 +1,6 @@
 /** A real API over a real SQLite engine (small fixture), SQLite accounts and the in-process throttle. */
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import type { Capability } from '../../src/accounts/port.ts';
@@ -80,4 +81,18 @@ export async function startTestApi(env: Record<string, string> = {}, kind: Engin
       await services.throttle.close();
     },
   };
+}
+
+/**
+ * Registers beforeAll/afterAll that start a test API on `kind` with one `parts:read` key; the
+ * returned object's fields are set once the suite runs.
+ */
+export function useTestApi(kind: EngineKind, env: Record<string, string> = {}): { api: TestApi; secret: string } {
+  const ctx = {} as { api: TestApi; secret: string };
+  beforeAll(async () => {
+    ctx.api = await startTestApi(env, kind);
+    ctx.secret = (await ctx.api.key({ capabilities: ['parts:read'] })).secret;
+  });
+  afterAll(async () => ctx.api?.close());
+  return ctx;
 }

@@ -1,17 +1,11 @@
 /** GET /v1/parts/agentic-search over the real HTTP server (lexical-only here; hybrid in integration). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
-  let api: TestApi;
-  let secret: string;
-  beforeAll(async () => {
-    api = await startTestApi({}, engineKind);
-    ({ secret } = await api.key({ capabilities: ['parts:read'] }));
-  });
-  afterAll(async () => api?.close());
+  const t = useTestApi(engineKind);
   const search = async (q: string, extra = '') => {
-    const res = await api.get(`/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}${extra}`, secret);
+    const res = await t.api.get(`/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}${extra}`, t.secret);
     return { status: res.status, body: (await res.json()) as any, mode: res.headers.get('x-search-mode') };
   };
 
@@ -64,7 +58,7 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
       ['query', 'limit'],
       ['query', 'part_status', 0],
     ]);
-    expect((await api.get('/v1/parts/agentic-search', secret)).status).toBe(422);
+    expect((await t.api.get('/v1/parts/agentic-search', t.secret)).status).toBe(422);
   });
 
   it('never fails on odd input', async () => {

@@ -1,22 +1,16 @@
 /** Catalogue navigation over the real HTTP server: category tree, detail, manufacturers, approved lists. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUserList, editMembers, importLists, ListError } from '../../src/catalog/lists.ts';
 import { NOTICE_NO_LISTS, NOTICE_NO_OWN_LISTS } from '../../src/http/routes/lists.ts';
-import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
+import { API_ENGINES, startTestApi, useTestApi } from '../support/api.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 
 describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
-  let api: TestApi;
-  let secret: string;
-  beforeAll(async () => {
-    api = await startTestApi({}, engineKind);
-    ({ secret } = await api.key({ capabilities: ['parts:read'] }));
-  });
-  afterAll(async () => api?.close());
-  const get = async (p: string, s = secret) => {
-    const res = await api.get(p, s);
+  const t = useTestApi(engineKind);
+  const get = async (p: string, s = t.secret) => {
+    const res = await t.api.get(p, s);
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -88,7 +82,7 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     });
 
     it('resolves aliases through match', async () => {
-      const res = await api.post('/v1/manufacturers/match', { query: 'TI' }, secret);
+      const res = await t.api.post('/v1/manufacturers/match', { query: 'TI' }, t.secret);
       const body = (await res.json()) as any;
       expect(res.status).toBe(200);
       expect(body.query).toBe('TI');
@@ -97,7 +91,7 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     });
 
     it('validates match requests', async () => {
-      const res = await api.post('/v1/manufacturers/match', { query: 'TI', limit: 16 }, secret);
+      const res = await t.api.post('/v1/manufacturers/match', { query: 'TI', limit: 16 }, t.secret);
       expect(res.status).toBe(422);
       expect(((await res.json()) as any).detail).toEqual([{ loc: ['body', 'limit'], msg: 'Input should be less than or equal to 15', type: 'less_than_equal', input: 16, ctx: { limit: 15 } }]);
     });
@@ -105,13 +99,13 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
 
   describe('category match', () => {
     it('resolves abbreviations to CategoryRefs with confidence', async () => {
-      const res = await api.post('/v1/categories/match', { query: 'mlcc', limit: 3 }, secret);
+      const res = await t.api.post('/v1/categories/match', { query: 'mlcc', limit: 3 }, t.secret);
       const body = (await res.json()) as any;
       expect(body.results[0]).toMatchObject({ category: { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', path: [{ slug: 'capacitors' }, { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt' }] } });
       expect(body.results.length).toBeLessThanOrEqual(3);
     });
     it('answers nonsense with an empty list, not an error', async () => {
-      const res = await api.post('/v1/categories/match', { query: 'qwxzzy' }, secret);
+      const res = await t.api.post('/v1/categories/match', { query: 'qwxzzy' }, t.secret);
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).results).toEqual([]);
     });
@@ -127,16 +121,16 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     });
 
     it('shows the caller its own lists first, most recently updated first, and never another account\'s', async () => {
-      const a = await api.services.accounts.createAccount({ name: 'alice' });
-      const b = await api.services.accounts.createAccount({ name: 'bob' });
-      const ka = (await api.services.accounts.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).secret;
-      const kb = (await api.services.accounts.createKey({ account_id: b.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).secret;
-      const first = await createUserList(api.services.engine, 'alice', 'Power parts');
+      const a = await t.api.services.accounts.createAccount({ name: 'alice' });
+      const b = await t.api.services.accounts.createAccount({ name: 'bob' });
+      const ka = (await t.api.services.accounts.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).secret;
+      const kb = (await t.api.services.accounts.createKey({ account_id: b.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).secret;
+      const first = await createUserList(t.api.services.engine, 'alice', 'Power parts');
       await new Promise((r) => setTimeout(r, 5));
-      const second = await createUserList(api.services.engine, 'alice', 'Passives');
-      await editMembers(api.services.engine, first.list_id, 'add', 'TI/LM358DR');
-      await createUserList(api.services.engine, 'bob', 'Bob only');
-      api.services.catalog.invalidate();
+      const second = await createUserList(t.api.services.engine, 'alice', 'Passives');
+      await editMembers(t.api.services.engine, first.list_id, 'add', 'TI/LM358DR');
+      await createUserList(t.api.services.engine, 'bob', 'Bob only');
+      t.api.services.catalog.invalidate();
       const alice = (await get('/v1/lists', ka)).body;
       expect(alice.notice).toBeNull();
       expect(alice.lists.map((l: any) => [l.name, l.kind, l.member_count])).toEqual([
@@ -151,25 +145,25 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     });
 
     it('filters parts by a list the caller edited', async () => {
-      const meta = (await api.services.engine.meta())!;
+      const meta = (await t.api.services.engine.meta())!;
       const power = meta.lists.find((l) => l.name === 'Power parts')!;
-      const r = await api.services.engine.textSearch({ text: null, filters: { lists: [power.list_id] }, limit: 10, offset: 0 });
-      expect((await api.services.engine.getParts(r.hits.map((h) => h.id))).map((p) => p.mpn)).toEqual(['LM358DR']);
+      const r = await t.api.services.engine.textSearch({ text: null, filters: { lists: [power.list_id] }, limit: 10, offset: 0 });
+      expect((await t.api.services.engine.getParts(r.hits.map((h) => h.id))).map((p) => p.mpn)).toEqual(['LM358DR']);
     });
 
     it('keeps list ids stable across re-import and reports members that match no part', async () => {
-      const before = (await api.services.engine.meta())!.lists.find((l) => l.slug === 'test-basic')!;
+      const before = (await t.api.services.engine.meta())!.lists.find((l) => l.slug === 'test-basic')!;
       const file = path.join(tempDir(), 'lists.json');
       fs.writeFileSync(file, JSON.stringify([{ name: 'Test Basic', kind: 'curated', slug: 'test-basic', members: [{ mpn: 'AO3400A', manufacturer: 'AOS' }, { mpn: 'GHOST1', manufacturer: 'TI' }] }]));
-      const report = await importLists(api.services.engine, JSON.parse(fs.readFileSync(file, 'utf8')));
+      const report = await importLists(t.api.services.engine, JSON.parse(fs.readFileSync(file, 'utf8')));
       expect(report.lists).toEqual([{ list_id: before.list_id, name: 'Test Basic', kind: 'curated', member_count: 1, unmatched: [{ mpn: 'GHOST1', manufacturer: 'TI' }] }]);
-      const r = await api.services.engine.textSearch({ text: null, filters: { lists: [before.list_id] }, limit: 10, offset: 0 });
-      expect((await api.services.engine.getParts(r.hits.map((h) => h.id))).map((p) => p.mpn)).toEqual(['AO3400A']);
+      const r = await t.api.services.engine.textSearch({ text: null, filters: { lists: [before.list_id] }, limit: 10, offset: 0 });
+      expect((await t.api.services.engine.getParts(r.hits.map((h) => h.id))).map((p) => p.mpn)).toEqual(['AO3400A']);
     });
 
     it('refuses to add a part that does not exist', async () => {
-      const meta = (await api.services.engine.meta())!;
-      await expect(editMembers(api.services.engine, meta.lists[0]!.list_id, 'add', 'TI/NOPE')).rejects.toThrow(ListError);
+      const meta = (await t.api.services.engine.meta())!;
+      await expect(editMembers(t.api.services.engine, meta.lists[0]!.list_id, 'add', 'TI/NOPE')).rejects.toThrow(ListError);
     });
 
     it('says so when no list exists at all', async () => {

@@ -1,21 +1,15 @@
 /** MPN search, parametric search and facets over the real HTTP server and the small fixture catalogue. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 describe.each(API_ENGINES)('part search on %s', (engineKind) => {
-  let api: TestApi;
-  let secret: string;
-  beforeAll(async () => {
-    api = await startTestApi({}, engineKind);
-    ({ secret } = await api.key({ capabilities: ['parts:read'] }));
-  });
-  afterAll(async () => api?.close());
+  const t = useTestApi(engineKind);
   const mpnSearch = async (q: string) => {
-    const res = await api.get(`/v1/parts/search?mpn=${encodeURIComponent(q)}`, secret);
+    const res = await t.api.get(`/v1/parts/search?mpn=${encodeURIComponent(q)}`, t.secret);
     return { status: res.status, body: (await res.json()) as any };
   };
   const post = async (p: string, body: unknown) => {
-    const res = await api.post(p, body, secret);
+    const res = await t.api.post(p, body, t.secret);
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -60,7 +54,7 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
 
     it('answers no match with hits 0, and a missing mpn with 422', async () => {
       expect((await mpnSearch('ZZZZZZZZZZ')).body).toEqual({ hits: 0, results: [] });
-      const res = await api.get('/v1/parts/search', secret);
+      const res = await t.api.get('/v1/parts/search', t.secret);
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({ detail: [{ loc: ['query', 'mpn'], msg: 'Field required', type: 'missing' }] });
     });

@@ -18,6 +18,13 @@ async function filtersFor(s: AppServices, ctx: Context, f: PartFiltersInput | un
   return { view, filters: toEngineFilters(f, view, view?.specUnits ?? new Map(), ['body', 'filters'], lists) };
 }
 
+/** Body of the parametric routes: optional free text and PartFilters, plus the route's own members. */
+const searchBody = (extra: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: { query: { type: 'string', maxLength: 500 }, filters: partFiltersSchema, ...extra },
+});
+
 export function parametricRoutes(s: AppServices): RouteSpec[] {
   return [
     {
@@ -28,17 +35,11 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       description: 'BM25 over the text fields when `query` is given (best first), otherwise every part matching the filters (most stock first). Filters are PartFilters; numeric spec ranges compare in SI units.',
       tags: ['parts'],
       access: 'parts:read',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          query: { type: 'string', maxLength: 500 },
-          filters: partFiltersSchema,
-          sort: { enum: ['relevance'], default: 'relevance', description: 'Only relevance for now (text: BM25; no text: stock).' },
-          limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-          offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
-        },
-      },
+      body: searchBody({
+        sort: { enum: ['relevance'], default: 'relevance', description: 'Only relevance for now (text: BM25; no text: stock).' },
+        limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+        offset: { type: 'integer', minimum: 0, maximum: 10000, default: 0 },
+      }),
       responses: {
         200: {
           description: 'A page of matching parts.',
@@ -63,16 +64,10 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       summary: 'Facets of a filtered set: spec values, numeric extents, manufacturers, categories',
       tags: ['parts'],
       access: 'parts:read',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          query: { type: 'string', maxLength: 500 },
-          filters: partFiltersSchema,
-          specs: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 30, description: 'Spec names to bucket; default: the 10 most common in the set.' },
-          size: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Buckets per facet.' },
-        },
-      },
+      body: searchBody({
+        specs: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 30, description: 'Spec names to bucket; default: the 10 most common in the set.' },
+        size: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Buckets per facet.' },
+      }),
       responses: {
         200: {
           description: 'Facet counts over the whole filtered set.',
