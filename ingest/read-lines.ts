@@ -3,7 +3,6 @@
  * constant memory, with 1-based line numbers and the count of file bytes consumed (for progress).
  */
 import fs from 'node:fs';
-import readline from 'node:readline';
 import { createGunzip } from 'node:zlib';
 
 export interface Line {
@@ -31,10 +30,23 @@ export async function openLines(file: string): Promise<LineSource> {
   raw.on('data', (chunk) => (bytes += chunk.length));
   const input = gz ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (e) => input.destroy(e));
-  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+  // Splitting decoded chunks by hand is several times cheaper than readline on large dumps.
   async function* lines(): AsyncGenerator<Line> {
     let n = 0;
-    for await (const text of rl) yield { n: ++n, text };
+    let rest = '';
+    const decoder = new TextDecoder('utf-8');
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      const text = rest + decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+        const end = i > start && text.charCodeAt(i - 1) === 13 ? i - 1 : i;
+        yield { n: ++n, text: text.slice(start, end) };
+        start = i + 1;
+      }
+      rest = text.slice(start);
+    }
+    rest += decoder.decode();
+    if (rest.length > 0) yield { n: ++n, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest };
   }
   return { lines: lines(), bytesRead: () => bytes, size: stat.size };
 }

@@ -8,6 +8,12 @@ export const ajv = addFormats(
   new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, allowUnionTypes: true }),
 );
 
+/**
+ * For hot paths (a dump's records): stops at the first error. Callers re-validate a failing value
+ * with the `ajv` instance to report every reason.
+ */
+export const fastAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, allowUnionTypes: true }));
+
 /** "field: message" lines for a report. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
