@@ -4,7 +4,8 @@
  * through the same code paths as the HTTP routes, and fails when any mean metric of any suite drops
  * below its committed baseline minus TOLERANCE.
  *
- *   TOLERANCE = 0.02 (absolute, on every mean metric: nDCG@10, MRR, P@1, P@5, R@10)
+ *   TOLERANCE = 0.02 (absolute, on every mean metric: nDCG@10, MRR, P@1, P@5, R@10);
+ *   0.04 for OpenSearch hybrid and vector sections (approximate kNN, see below)
  *
  * Baselines: test/relevance/baselines/<engine>.json, one section per retrieval mode (hybrid, lexical,
  * vector). With the embedding model (models/all-MiniLM-L6-v2 or EMBEDDING_MODEL_DIR) the index is built
@@ -33,6 +34,11 @@ import type { Retrieval } from '../../src/search/agentic.ts';
 import { noteSkip } from '../support/fixtures.ts';
 
 export const TOLERANCE = 0.02;
+/**
+ * Approximate kNN (OpenSearch HNSW) moves hybrid and vector means by up to 0.02 between builds of the
+ * same data, on top of the committed minimum: those sections get twice the tolerance.
+ */
+export const APPROX_KNN_TOLERANCE = 0.04;
 
 const REL = path.resolve(import.meta.dirname, '..', 'relevance');
 const SUITES: [string, RelevanceQuery[]][] = ['sample-mpn', 'sample-nl'].map((s) => [s, readSuite(path.join(REL, `${s}.jsonl`))]);
@@ -108,13 +114,14 @@ describe.each(engines)('relevance baseline on %s', (kind) => {
     const expected = baseline[mode];
     expect(expected, `${file} has no "${mode}" section`).toBeDefined();
     const drops: string[] = [];
+    const tol = kind === 'opensearch' && mode !== 'lexical' ? APPROX_KNN_TOLERANCE : TOLERANCE;
     for (const [suite, m] of Object.entries(got)) {
       const b = expected![suite];
       if (!b) {
         drops.push(`${suite}: no baseline`);
         continue;
       }
-      for (const k of METRIC_NAMES) if (m[k] < b[k] - TOLERANCE) drops.push(`${suite} ${mode} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${TOLERANCE}`);
+      for (const k of METRIC_NAMES) if (m[k] < b[k] - tol) drops.push(`${suite} ${mode} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${tol}`);
     }
     expect(drops, `relevance dropped on ${kind}:\n${drops.join('\n')}`).toEqual([]);
   });
