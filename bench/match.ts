@@ -7,12 +7,10 @@
  *
  *   npx tsx bench/match.ts
  */
+import { loadCountedTaxonomy } from '../src/catalog/counted-taxonomy.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openLines } from '../ingest/read-lines.ts';
-import { CategoryTree } from '../src/catalog/categories.ts';
-import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 import { createCategoryMatcher } from '../src/catalog/match/categories.ts';
 import { createManufacturerMatcher } from '../src/catalog/match/manufacturers.ts';
 
@@ -39,18 +37,7 @@ const queries = (name: string): string[] =>
     .filter((l) => l.trim())
     .map((l) => (JSON.parse(l) as { query: string }).query);
 
-const tree = CategoryTree.fromFile(JSON.parse(fs.readFileSync(files.categories, 'utf8')));
-const registry = ManufacturerRegistry.from(JSON.parse(fs.readFileSync(files.manufacturers, 'utf8')));
-const counts = new Map<string, number>();
-for await (const { text } of (await openLines(files.parts)).lines) {
-  const p = JSON.parse(text) as { category?: unknown; manufacturer?: unknown };
-  if (Array.isArray(p.category)) {
-    const slug = tree.resolvePath(p.category.filter((c): c is string => typeof c === 'string'));
-    if (slug) counts.set(slug, (counts.get(slug) ?? 0) + 1);
-  }
-  if (typeof p.manufacturer === 'string' && p.manufacturer.trim()) registry.resolve(p.manufacturer).part_count++;
-}
-tree.setCounts(counts);
+const { tree, registry } = await loadCountedTaxonomy(files);
 
 interface Figures {
   size: number;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openLines } from '../../ingest/read-lines.ts';
+import { loadCountedTaxonomy } from '../../src/catalog/counted-taxonomy.ts';
 import { CategoryTree } from '../../src/catalog/categories.ts';
 import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
 import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
@@ -67,21 +67,11 @@ function report(name: string, rows: Row[], o: Outcome): void {
 }
 
 describe.skipIf(!present)('name matching on the real catalogue', () => {
-  const tree = present ? CategoryTree.fromFile(JSON.parse(fs.readFileSync(files.categories, 'utf8'))) : new CategoryTree();
-  const registry = ManufacturerRegistry.from(present ? JSON.parse(fs.readFileSync(files.manufacturers, 'utf8')) : []);
+  let tree = new CategoryTree();
+  let registry = ManufacturerRegistry.from([]);
 
   beforeAll(async () => {
-    const counts = new Map<string, number>();
-    const { lines } = await openLines(files.parts);
-    for await (const { text } of lines) {
-      const p = JSON.parse(text) as { category?: unknown; manufacturer?: unknown };
-      if (Array.isArray(p.category)) {
-        const slug = tree.resolvePath(p.category.filter((c): c is string => typeof c === 'string'));
-        if (slug) counts.set(slug, (counts.get(slug) ?? 0) + 1);
-      }
-      if (typeof p.manufacturer === 'string' && p.manufacturer.trim()) registry.resolve(p.manufacturer).part_count++;
-    }
-    tree.setCounts(counts);
+    ({ tree, registry } = await loadCountedTaxonomy(files));
   });
 
   it('categories: precision@1 >= 0.9, nonsense returns nothing', () => {

@@ -25,11 +25,10 @@ export interface AuthState {
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 const WINDOW_MS = 60_000;
 
-/** Per-key limits learnt from authentication, so the throttle can apply them before judging the key. */
-const knownLimits = new Map<string, number>();
-
 export function createGuard(s: AppServices) {
   const billing = s.config.billing;
+  /** Per-key limits learnt from authentication, so the throttle can apply them before judging the key. */
+  const knownLimits = new Map<string, number>();
   return (route: RouteSpec) => async (ctx: Context, next: Next) => {
     if (route.access === 'public') return next();
     const header = ctx.get('Authorization');

@@ -41,9 +41,12 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { query }) => {
-        const info = await s.engine.info();
+        // Whether the live index holds vectors comes from the cached snapshot: no engine round trip
+        // (engine.info() counts the parts) on this hot path.
+        const view = await s.catalog.get();
+        const vectors = (view?.meta.embedding.dims ?? null) !== null;
         const statuses = (query.part_status as PartStatus[] | undefined)?.length ? [...new Set(query.part_status as PartStatus[])] : (['active'] as PartStatus[]);
-        const r = await agenticSearch(s.engine, s.embedder, info.vectors, {
+        const r = await agenticSearch(s.engine, s.embedder, vectors, {
           query: query.search_query as string,
           limit: query.limit as number,
           offset: query.offset as number,

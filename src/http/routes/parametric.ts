@@ -100,9 +100,10 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const { view, filters } = await filtersFor(s, ctx, body.filters);
         const text = body.query?.trim() || null;
-        const first = await s.engine.facets({ text, filters, size: body.size });
+        // One aggregation pass when the caller names the specs; a second only to bucket the set's top 10.
+        const first = await s.engine.facets({ text, filters, size: body.size, ...(body.specs ? { specValues: body.specs } : {}) });
         const names: string[] = body.specs ?? Object.keys(first.specNames).slice(0, 10);
-        const f = names.length ? await s.engine.facets({ text, filters, specValues: names, size: body.size }) : first;
+        const f = body.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: body.size });
         const specs = Object.fromEntries(names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]));
         return {
           total: first.total,

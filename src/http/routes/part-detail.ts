@@ -3,7 +3,6 @@
  * Exact slugs answer 200; the same part by other case or by a manufacturer alias answers 308 to the
  * canonical URL (free); anything else 404 not_found.
  */
-import { ManufacturerRegistry } from '../../catalog/manufacturers.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -11,15 +10,12 @@ import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
 
 export function partDetailRoutes(s: AppServices): RouteSpec[] {
-  /** Manufacturer slug as given, or the canonical one it resolves to (case, alias). */
+  /** Manufacturer slug as given, or the canonical one it resolves to (case, alias), from the cached snapshot. */
   async function canonicalManufacturer(given: string): Promise<string | null> {
-    const meta = await s.engine.meta();
-    const list = meta?.manufacturers ?? [];
-    if (list.some((m) => m.slug === given)) return given;
-    const lower = given.toLowerCase();
-    const bySlug = list.find((m) => m.slug === lower);
-    if (bySlug) return bySlug.slug;
-    return ManufacturerRegistry.from(list).lookup(given.replace(/-/g, ' '))?.slug ?? null;
+    const registry = (await s.catalog.get())?.manufacturers;
+    if (!registry) return null;
+    if (registry.get(given)) return given;
+    return registry.get(given.toLowerCase())?.slug ?? registry.lookup(given.replace(/-/g, ' '))?.slug ?? null;
   }
 
   return [
