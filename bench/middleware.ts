@@ -71,8 +71,8 @@ for (const adapter of adapters) {
   });
   const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
-  const { accounts, throttle } = await createAccounts(config);
-  const s: AppServices = { config, engine, catalog: createCatalogProvider(engine), embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle };
+  const { accounts, throttle, gate } = await createAccounts(config);
+  const s: AppServices = { config, engine, catalog: createCatalogProvider(engine), embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle, gate };
   const account = await accounts.createAccount({ name: 'bench', subscription: true });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
   const app = createApp(s, { extraRoutes: benchRoutes() });
@@ -95,6 +95,7 @@ for (const adapter of adapters) {
   results[adapter] = { bare_rps: bare, guarded_rps: guarded, ratio, goal: adapter === 'sqlite' ? 0.8 : 0.6, guarded_p50ms: lastGuarded?.p50ms, guarded_p99ms: lastGuarded?.p99ms };
   console.log(`${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (goal ${adapter === 'sqlite' ? 0.8 : 0.6})`);
   await new Promise((r) => server.close(r));
+  await gate.close();
   await accounts.close();
   await throttle.close();
   await engine.close();

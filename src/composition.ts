@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Gate } from './accounts/gate.ts';
 import type { AccountStore, Throttle } from './accounts/port.ts';
 import { createCatalogProvider } from './catalog/view.ts';
 import type { Config } from './config.ts';
@@ -42,19 +43,17 @@ export function keyPepper(config: Config): Buffer {
   return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'utf8');
 }
 
-export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle }> {
+export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle; gate: Gate }> {
   const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
   if (config.redisUrl) {
-    return {
-      accounts: a.createRedisAccountStore({ url: config.redisUrl, pepper, prefix: config.redisPrefix }),
-      throttle: a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix }),
-    };
+    const accounts = a.createRedisAccountStore({ url: config.redisUrl, pepper, prefix: config.redisPrefix });
+    const throttle = a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix });
+    return { accounts, throttle, gate: a.createRedisGate({ url: config.redisUrl, pepper, prefix: config.redisPrefix, accounts, throttle }) };
   }
-  return {
-    accounts: a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper }),
-    throttle: a.createMemoryThrottle(),
-  };
+  const accounts = a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });
+  const throttle = a.createMemoryThrottle();
+  return { accounts, throttle, gate: a.createGate(accounts, throttle) };
 }
 
 export async function createServices(config: Config, opts: { log?: Logger; embedder?: boolean } = {}): Promise<AppServices> {
@@ -67,13 +66,14 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
     embedder = status.embedder;
     embedderMessage = status.message;
   }
-  const { accounts, throttle } = await createAccounts(config);
-  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle };
+  const { accounts, throttle, gate } = await createAccounts(config);
+  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {
   await s.embedder?.close();
   await s.engine.close();
+  await s.gate?.close();
   await s.accounts.close();
   await s.throttle.close();
 }

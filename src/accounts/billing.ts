@@ -42,3 +42,15 @@ export function periodOf(date = new Date()): { key: string; start: string; end: 
     secondsLeft: Math.max(1, Math.ceil((end.getTime() - date.getTime()) / 1000)),
   };
 }
+
+let periodMemo: { key: string; start: string; end: string; startMs: number; endMs: number } | null = null;
+
+/** `periodOf(now)` for the hot path: the period's strings are computed once per month, not per request. */
+export function currentPeriod(nowMs = Date.now()): { key: string; start: string; end: string; secondsLeft: number } {
+  if (!periodMemo || nowMs < periodMemo.startMs || nowMs >= periodMemo.endMs) {
+    const p = periodOf(new Date(nowMs));
+    periodMemo = { key: p.key, start: p.start, end: p.end, startMs: Date.parse(p.start), endMs: Date.parse(p.end) };
+  }
+  const m = periodMemo;
+  return { key: m.key, start: m.start, end: m.end, secondsLeft: Math.max(1, Math.ceil((m.endMs - nowMs) / 1000)) };
+}

@@ -35,6 +35,7 @@ import {
   checkMicros,
   checkText,
   emptyUsage,
+  type CheckedDebit,
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
@@ -106,24 +107,39 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'last_use
 return 1
 `;
 
-const DEBIT = `
--- KEYS: acct, usage, refs, ledger
--- ARGV: units, amount, -amount, quota ('' = none), class, reference ('' = none), ledger entry prefix
-if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, '0'} end
-local bal = redis.call('HGET', KEYS[1], 'balance_micros')
-if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[6]) == 1 then return {1, bal} end
-if tonumber(bal) < tonumber(ARGV[2]) then return {0, bal, 'insufficient_credit'} end
-if ARGV[4] ~= '' then
-  local used = tonumber(redis.call('HGET', KEYS[2], ARGV[5] .. ':units') or '0')
-  if used + tonumber(ARGV[1]) > tonumber(ARGV[4]) then return {0, bal, 'usage_limit_exceeded'} end
+const DEBITS = `
+-- A batch of debits, applied in order; each is checked as if alone against what the ones before it
+-- left. Per debit: KEYS acct, usage, refs, ledger (4 each);
+-- ARGV units, amount, -amount, quota ('' = none), class, reference ('' = none), ledger entry prefix (7 each).
+-- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
+local out = {}
+for i = 0, #KEYS / 4 - 1 do
+  local acct, usage, refs, ledger = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+  local units, amount, neg, quota, class, ref, entry = ARGV[i * 7 + 1], ARGV[i * 7 + 2], ARGV[i * 7 + 3], ARGV[i * 7 + 4], ARGV[i * 7 + 5], ARGV[i * 7 + 6], ARGV[i * 7 + 7]
+  local status, reason = 1, ''
+  local bal = redis.call('HGET', acct, 'balance_micros')
+  if not bal then
+    status, bal = -1, '0'
+  elseif ref ~= '' and redis.call('HEXISTS', refs, ref) == 1 then
+    status = 1
+  elseif tonumber(bal) < tonumber(amount) then
+    status, reason = 0, 'insufficient_credit'
+  elseif quota ~= '' and tonumber(redis.call('HGET', usage, class .. ':units') or '0') + tonumber(units) > tonumber(quota) then
+    status, reason = 0, 'usage_limit_exceeded'
+  else
+    redis.call('HINCRBY', usage, class .. ':units', units)
+    redis.call('HINCRBY', usage, class .. ':micros', amount)
+    if amount ~= '0' then bal = tostring(redis.call('HINCRBY', acct, 'balance_micros', neg)) end
+    if amount ~= '0' or ref ~= '' then
+      local n = redis.call('RPUSH', ledger, entry .. ',"balance_after":' .. bal .. '}')
+      if ref ~= '' then redis.call('HSET', refs, ref, n) end
+    end
+  end
+  out[#out + 1] = status
+  out[#out + 1] = bal
+  out[#out + 1] = reason
 end
-redis.call('HINCRBY', KEYS[1], 'balance_micros', ARGV[3])
-redis.call('HINCRBY', KEYS[2], ARGV[5] .. ':units', ARGV[1])
-redis.call('HINCRBY', KEYS[2], ARGV[5] .. ':micros', ARGV[2])
-bal = redis.call('HGET', KEYS[1], 'balance_micros')
-local n = redis.call('RPUSH', KEYS[4], ARGV[7] .. ',"balance_after":' .. bal .. '}')
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], n) end
-return {1, bal}
+return out
 `;
 
 const COUNT_REQUEST = `
@@ -158,18 +174,9 @@ const toKey = (h: Record<string, string>): ApiKeyInfo | null =>
       }
     : null;
 
-/** The opening of a ledger entry's JSON; the script appends the balance after it and the closing brace. */
-function ledgerEntry(fields: Record<string, string | number | null>): string {
-  const json = JSON.stringify({ ...fields, at: new Date().toISOString() });
-  return json.slice(0, -1);
-}
-
-export function createRedisAccountStore(opts: { url: string; pepper: Buffer; prefix?: string }): AccountStore {
-  const pepper = checkPepper(opts.pepper);
-  const P = checkPrefix(opts.prefix ?? 'partsearch:');
-  const redis = connectRedis(opts.url);
-
-  const k = {
+/** Names of the store's Redis keys under prefix `P` (see the header); also used by the Redis gate. */
+export function redisAccountKeys(P: string) {
+  return {
     acct: (id: string) => `${P}acct:${id}`,
     names: `${P}acct-names`,
     accts: `${P}accts`,
@@ -183,6 +190,23 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     ledger: (acc: string) => `${P}ledger:${acc}`,
     refs: (acc: string) => `${P}refs:${acc}`,
   };
+}
+
+/** The opening of a ledger entry's JSON; the script appends the balance after it and the closing brace. */
+function ledgerEntry(fields: Record<string, string | number | null>): string {
+  const json = JSON.stringify({ ...fields, at: new Date().toISOString() });
+  return json.slice(0, -1);
+}
+
+/** Largest number of debits sent in one script call. */
+const DEBIT_BATCH_MAX = 256;
+
+export function createRedisAccountStore(opts: { url: string; pepper: Buffer; prefix?: string }): AccountStore {
+  const pepper = checkPepper(opts.pepper);
+  const P = checkPrefix(opts.prefix ?? 'partsearch:');
+  const redis = connectRedis(opts.url);
+
+  const k = redisAccountKeys(P);
 
   const s = {
     createAccount: defineScript(redis, 'psCreateAccount', 5, CREATE_ACCOUNT),
@@ -192,8 +216,52 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     revokeKey: defineScript(redis, 'psRevokeKey', 1, REVOKE_KEY),
     touchKey: defineScript(redis, 'psTouchKey', 1, TOUCH_KEY),
     authenticate: defineScript(redis, 'psAuthenticate', 1, AUTHENTICATE),
-    debit: defineScript(redis, 'psDebit', 4, DEBIT),
+    debits: defineScript(redis, 'psDebits', null, DEBITS),
     countRequest: defineScript(redis, 'psCountRequest', 2, COUNT_REQUEST),
+  };
+
+  /**
+   * Debits are group-committed: those requested during one turn of the event loop go to Redis as
+   * one script call (at most DEBIT_BATCH_MAX each), applied in arrival order, each checked as if
+   * alone. Each caller gets its own result.
+   */
+  interface PendingDebit {
+    d: CheckedDebit;
+    resolve: (r: DebitResult) => void;
+    reject: (e: unknown) => void;
+  }
+  let pendingDebits: PendingDebit[] = [];
+  let debitFlushScheduled = false;
+  const sendDebits = async (batch: PendingDebit[]) => {
+    const keys: string[] = [];
+    const args: string[] = [];
+    for (const { d } of batch) {
+      keys.push(k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id));
+      const entry = ledgerEntry({ kind: 'debit', amount_micros: -d.amount_micros, usage_class: d.usage_class, units: d.units, period: d.period, reference: d.reference });
+      args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry);
+    }
+    let r: unknown;
+    try {
+      r = await s.debits(keys.length, ...keys, ...args);
+      if (!Array.isArray(r) || r.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    const reply = r as unknown[];
+    batch.forEach((p, i) => {
+      const status = Number(reply[i * 3]);
+      const balance = Number(reply[i * 3 + 1]);
+      if (status === -1) p.reject(new UnknownAccountError(p.d.account_id));
+      else if (status === 1) p.resolve({ ok: true, balance_micros: balance });
+      else p.resolve({ ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance });
+    });
+  };
+  const flushDebits = () => {
+    debitFlushScheduled = false;
+    const all = pendingDebits;
+    pendingDebits = [];
+    for (let i = 0; i < all.length; i += DEBIT_BATCH_MAX) void sendDebits(all.slice(i, i + DEBIT_BATCH_MAX));
   };
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
@@ -312,25 +380,13 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
 
     async debit(req): Promise<DebitResult> {
       const d = checkDebit(req);
-      const entry = ledgerEntry({
-        kind: 'debit',
-        amount_micros: -d.amount_micros,
-        usage_class: d.usage_class,
-        units: d.units,
-        period: d.period,
-        reference: d.reference,
+      return new Promise<DebitResult>((resolve, reject) => {
+        pendingDebits.push({ d, resolve, reject });
+        if (!debitFlushScheduled) {
+          debitFlushScheduled = true;
+          setImmediate(flushDebits);
+        }
       });
-      const r = await s.debit(
-        k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id),
-        String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry,
-      );
-      if (!Array.isArray(r)) throw new Error('accounts: unexpected reply from the debit script');
-      const status = Number(r[0]);
-      const balance = Number(r[1]);
-      if (status === -1) throw new UnknownAccountError(d.account_id);
-      if (status === 1) return { ok: true, balance_micros: balance };
-      const reason = r[2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit';
-      return { ok: false, reason, balance_micros: balance };
     },
 
     async usage(accountId, period): Promise<UsageSummary> {
@@ -347,6 +403,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     },
 
     async close() {
+      flushDebits(); // sent before QUIT, so pending debits complete
       await quitRedis(redis);
     },
   };

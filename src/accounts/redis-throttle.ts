@@ -7,12 +7,16 @@
  * Same semantics as the memory throttle (refused requests are not logged).
  */
 import { randomBytes } from 'node:crypto';
-import type { Throttle } from './port.ts';
+import type { Throttle, ThrottleDecision } from './port.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
-const HIT = `
--- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock), member
+/**
+ * The sliding-window step shared by the throttle's own script and the gate's admission script
+ * (src/accounts/redis-gate.ts). Operates on KEYS[1] (the bucket) with ARGV[1..4] = limit, windowMs,
+ * nowMs ('' = server clock), member; leaves `allowed` (0/1), `count`, `oldest` and `now` set.
+ */
+export const THROTTLE_STEP_LUA = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
 local now
 if ARGV[3] == '' then
@@ -36,25 +40,45 @@ end
 local oldest = now
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if first[2] then oldest = tonumber(first[2]) end
+`;
+
+const HIT = `
+-- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock), member
+${THROTTLE_STEP_LUA}
 return {allowed, count, string.format('%.17g', oldest), string.format('%.17g', now)}
 `;
+
+/** Redis key of a throttle bucket. */
+export const throttleKey = (prefix: string, bucket: string): string => `${prefix}rl:${bucket}`;
+
+/** Unique members for the sliding-window sets of one process. */
+export function memberSequence(): () => string {
+  const instance = randomBytes(6).toString('hex');
+  let seq = 0;
+  return () => {
+    seq = (seq + 1) % Number.MAX_SAFE_INTEGER;
+    return `${instance}:${seq}`;
+  };
+}
+
+/** Decodes the {allowed, count, oldest, now} head of a throttle script's reply. */
+export function decodeThrottleReply(r: unknown, limit: number, windowMs: number): ThrottleDecision {
+  if (!Array.isArray(r) || r.length < 4) throw new Error('throttle: unexpected reply from the throttle script');
+  const [allowed, count, oldest, now] = r.slice(0, 4).map(Number) as [number, number, number, number];
+  return throttleDecision(allowed === 1, limit, count, oldest, now, windowMs);
+}
 
 export function createRedisThrottle(opts: { url: string; prefix?: string }): Throttle {
   const prefix = checkPrefix(opts.prefix ?? 'partsearch:');
   const redis = connectRedis(opts.url);
   const hit = defineScript(redis, 'psThrottleHit', 1, HIT);
-  const instance = randomBytes(6).toString('hex');
-  let seq = 0;
+  const nextMember = memberSequence();
 
   return {
     async hit(bucket, limit, windowMs, nowMs) {
       checkThrottleArgs(bucket, limit, windowMs, nowMs);
-      seq = (seq + 1) % Number.MAX_SAFE_INTEGER;
-      const member = `${instance}:${seq}`;
-      const r = await hit(`${prefix}rl:${bucket}`, String(limit), String(windowMs), nowMs === undefined ? '' : String(nowMs), member);
-      if (!Array.isArray(r) || r.length < 4) throw new Error('throttle: unexpected reply from the throttle script');
-      const [allowed, count, oldest, now] = r.map(Number) as [number, number, number, number];
-      return throttleDecision(allowed === 1, limit, count, oldest, now, windowMs);
+      const r = await hit(throttleKey(prefix, bucket), String(limit), String(windowMs), nowMs === undefined ? '' : String(nowMs), nextMember());
+      return decodeThrottleReply(r, limit, windowMs);
     },
     async close() {
       await quitRedis(redis);

@@ -10,10 +10,11 @@ export function connectRedis(url: string): Redis {
 
 /**
  * Registers a Lua script (ioredis sends EVALSHA and falls back to EVAL after NOSCRIPT, e.g. after a
- * server restart) and returns a typed caller: the first `numberOfKeys` arguments are keys.
+ * server restart) and returns a typed caller: the first `numberOfKeys` arguments are keys. With
+ * `numberOfKeys` null the caller passes the number of keys as the first argument.
  */
-export function defineScript(redis: Redis, name: string, numberOfKeys: number, lua: string): ScriptFn {
-  redis.defineCommand(name, { numberOfKeys, lua });
+export function defineScript(redis: Redis, name: string, numberOfKeys: number | null, lua: string): ScriptFn {
+  redis.defineCommand(name, numberOfKeys === null ? { lua } : { numberOfKeys, lua });
   const fn = (redis as unknown as Record<string, ScriptFn | undefined>)[name];
   if (typeof fn !== 'function') throw new Error(`redis: script ${name} was not registered`);
   return (...args) => fn.apply(redis, args);

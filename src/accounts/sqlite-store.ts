@@ -5,9 +5,19 @@
  * another one using the same file (busy_timeout makes the others wait).
  *
  * Tables: accounts, api_keys (unique index on key_hash; the secret itself is never stored),
- * ledger (every credit and debit with the balance after it), usage (per account, period and
- * class), request_counts (per account and period) and debit_refs (idempotency references, per
- * account).
+ * ledger (every credit and every debit of money, with the balance after it; zero-priced usage is
+ * recorded in `usage` only), usage (per account, period and class), request_counts (per account
+ * and period) and debit_refs (idempotency references, per account).
+ *
+ * Hot path (every guarded request):
+ *   - authentication reads a per-process cache of keys and accounts, which is dropped whenever
+ *     another connection (another API process, the `keys revoke` command) has committed to the
+ *     file since (`PRAGMA data_version`, read once per turn of the event loop); changes made
+ *     through this store update or drop the cache themselves. A key revoked by another process is
+ *     refused from the next turn of this process's event loop on, i.e. on its next request.
+ *   - debits are group-committed: the debits requested during one turn of the event loop are applied
+ *     in one `BEGIN IMMEDIATE` transaction, each in its own savepoint with the same checks as alone,
+ *     in arrival order. Each caller still gets its own result once the transaction has committed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +35,7 @@ import {
   checkMicros,
   checkText,
   emptyUsage,
+  type CheckedDebit,
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
@@ -183,6 +194,41 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
        ON CONFLICT (account_id, period) DO UPDATE SET count = count + ? RETURNING count`,
     ),
     requestCount: db.prepare<[string, string], { count: number }>('SELECT count FROM request_counts WHERE account_id = ? AND period = ?'),
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+  };
+
+  /** Keys by hash and accounts by id, valid while no other connection has written (see header). */
+  const keyCache = new Map<string, { hash: string; key: ApiKeyInfo }>();
+  const accountCache = new Map<string, Account>();
+  const CACHE_MAX = 10_000;
+  let seenVersion = q.dataVersion.get();
+  // Reading data_version costs about as much as a query (it opens a read transaction), so it is
+  // read once per turn of the event loop: requests handled in the same turn share one check.
+  let checkedThisTurn = false;
+  const endTurn = () => {
+    checkedThisTurn = false;
+  };
+  const dropCacheIfStale = () => {
+    if (checkedThisTurn) return;
+    checkedThisTurn = true;
+    setImmediate(endTurn);
+    const v = q.dataVersion.get();
+    if (v !== seenVersion) {
+      seenVersion = v;
+      keyCache.clear();
+      accountCache.clear();
+    }
+  };
+  const cachedAccount = (id: string): Account | null => {
+    let a = accountCache.get(id);
+    if (!a) {
+      const row = q.accountById.get(id);
+      if (!row) return null;
+      if (accountCache.size >= CACHE_MAX) accountCache.clear();
+      a = toAccount(row);
+      accountCache.set(id, a);
+    }
+    return a;
   };
 
   /**
@@ -225,21 +271,104 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     return mustGetAccount(id);
   });
 
-  const debitTx = db.transaction((d: ReturnType<typeof checkDebit>): DebitResult => {
-    const account = mustGetAccount(d.account_id);
-    if (d.reference !== null && q.refExists.get(d.account_id, d.reference)) return { ok: true, balance_micros: account.balance_micros };
-    if (account.balance_micros < d.amount_micros) return { ok: false, reason: 'insufficient_credit', balance_micros: account.balance_micros };
-    if (d.quota !== null) {
-      const used = q.usageOf.get(d.account_id, d.period, d.usage_class)?.units ?? 0;
-      if (used + d.units > d.quota) return { ok: false, reason: 'usage_limit_exceeded', balance_micros: account.balance_micros };
+  /**
+   * A batch of debits in one transaction, in arrival order, each checked exactly as if alone against
+   * the balance, usage and references left by the debits before it (tracked in memory: nobody else
+   * writes during the transaction). The writes come at the end, grouped: one balance update per
+   * account, one usage upsert per account, period and class, and a ledger row for every debit that
+   * moves money or carries a reference. A debit of an unknown account fails alone; an unexpected
+   * SQLite error fails the whole batch (rolled back: nobody is charged).
+   */
+  const debitBatchTx = db.transaction((ds: CheckedDebit[]): (DebitResult | UnknownAccountError)[] => {
+    const start = new Map<string, number>();
+    const balance = new Map<string, number>();
+    const usedBefore = new Map<string, number>();
+    const usage = new Map<string, { d: CheckedDebit; units: number; micros: number }>();
+    const refs = new Set<string>();
+    const ledger: { d: CheckedDebit; after: number }[] = [];
+    const out: (DebitResult | UnknownAccountError)[] = [];
+    for (const d of ds) {
+      let bal = balance.get(d.account_id);
+      if (bal === undefined) {
+        const row = q.accountById.get(d.account_id);
+        if (!row) {
+          out.push(new UnknownAccountError(d.account_id));
+          continue;
+        }
+        bal = row.balance_micros;
+        start.set(d.account_id, bal);
+      }
+      if (d.reference !== null) {
+        const rk = `${d.account_id}\u0000${d.reference}`;
+        if (refs.has(rk) || q.refExists.get(d.account_id, d.reference)) {
+          out.push({ ok: true, balance_micros: bal });
+          continue;
+        }
+      }
+      if (bal < d.amount_micros) {
+        out.push({ ok: false, reason: 'insufficient_credit', balance_micros: bal });
+        continue;
+      }
+      const uk = `${d.account_id}\u0000${d.period}\u0000${d.usage_class}`;
+      const u = usage.get(uk);
+      if (d.quota !== null) {
+        let before = usedBefore.get(uk);
+        if (before === undefined) {
+          before = q.usageOf.get(d.account_id, d.period, d.usage_class)?.units ?? 0;
+          usedBefore.set(uk, before);
+        }
+        if (before + (u?.units ?? 0) + d.units > d.quota) {
+          out.push({ ok: false, reason: 'usage_limit_exceeded', balance_micros: bal });
+          continue;
+        }
+      }
+      if (u) {
+        u.units += d.units;
+        u.micros += d.amount_micros;
+      } else usage.set(uk, { d, units: d.units, micros: d.amount_micros });
+      bal -= d.amount_micros;
+      balance.set(d.account_id, bal);
+      if (d.amount_micros > 0 || d.reference !== null) ledger.push({ d, after: bal });
+      if (d.reference !== null) refs.add(`${d.account_id}\u0000${d.reference}`);
+      out.push({ ok: true, balance_micros: bal });
     }
-    const r = q.addBalance.get(-d.amount_micros, d.account_id);
-    if (!r) throw new UnknownAccountError(d.account_id);
-    q.addUsage.run(d.account_id, d.period, d.usage_class, d.units, d.amount_micros);
-    const entry = q.ledger.run(d.account_id, 'debit', -d.amount_micros, r.balance_micros, d.usage_class, d.units, d.period, d.reference, new Date().toISOString());
-    if (d.reference !== null) q.insertRef.run(d.account_id, d.reference, Number(entry.lastInsertRowid));
-    return { ok: true, balance_micros: r.balance_micros };
+    for (const [id, bal] of balance) if (bal !== start.get(id)) q.addBalance.get(bal - start.get(id)!, id);
+    for (const { d, units, micros } of usage.values()) q.addUsage.run(d.account_id, d.period, d.usage_class, units, micros);
+    const at = new Date().toISOString();
+    for (const { d, after } of ledger) {
+      const entry = q.ledger.run(d.account_id, 'debit', -d.amount_micros, after, d.usage_class, d.units, d.period, d.reference, at);
+      if (d.reference !== null) q.insertRef.run(d.account_id, d.reference, Number(entry.lastInsertRowid));
+    }
+    return out;
   });
+
+  interface PendingDebit {
+    d: CheckedDebit;
+    resolve: (r: DebitResult) => void;
+    reject: (e: unknown) => void;
+  }
+  let pendingDebits: PendingDebit[] = [];
+  let debitFlushScheduled = false;
+  const flushDebits = () => {
+    debitFlushScheduled = false;
+    const batch = pendingDebits;
+    pendingDebits = [];
+    if (batch.length === 0) return;
+    let outcomes: ReturnType<typeof debitBatchTx>;
+    try {
+      outcomes = debitBatchTx.immediate(batch.map((p) => p.d));
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    outcomes.forEach((o, i) => {
+      const p = batch[i]!;
+      if (o instanceof UnknownAccountError) return p.reject(o);
+      const cached = accountCache.get(p.d.account_id);
+      if (cached) cached.balance_micros = o.balance_micros;
+      p.resolve(o);
+    });
+  };
 
   let closed = false;
 
@@ -271,11 +400,15 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     },
 
     async addCredit(accountId, micros) {
-      return toAccount(addCreditTx.immediate(accountId, checkMicros('credit', micros, 1)));
+      const amount = checkMicros('credit', micros, 1);
+      flushDebits(); // debits requested before this credit are applied before it
+      accountCache.delete(accountId);
+      return toAccount(addCreditTx.immediate(accountId, amount));
     },
 
     async setSubscription(accountId, on) {
       mustGetAccount(accountId);
+      accountCache.delete(accountId);
       q.setSubscription.run(on ? 1 : 0, accountId);
       return toAccount(mustGetAccount(accountId));
     },
@@ -308,6 +441,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async revokeKey(keyId) {
       q.revoke.run(new Date().toISOString(), keyId);
+      for (const [hash, c] of keyCache) if (c.key.id === keyId) keyCache.delete(hash);
       const row = q.keyById.get(keyId);
       return row ? toKey(row) : null;
     },
@@ -315,20 +449,37 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     async authenticate(secret) {
       if (!looksLikeKey(secret)) return null;
       const hash = hashKey(secret, pepper);
-      const row = q.keyByHash.get(hash);
-      if (!row || !hashesEqual(row.key_hash, hash) || row.revoked_at !== null) return null;
-      const account = q.accountById.get(row.account_id);
+      dropCacheIfStale();
+      let cached = keyCache.get(hash);
+      if (!cached) {
+        const row = q.keyByHash.get(hash);
+        if (!row) return null;
+        if (keyCache.size >= CACHE_MAX) keyCache.clear();
+        cached = { hash: row.key_hash, key: toKey(row) };
+        keyCache.set(hash, cached);
+      }
+      const key = cached.key;
+      if (!hashesEqual(cached.hash, hash) || key.revoked_at !== null) return null;
+      const account = cachedAccount(key.account_id);
       if (!account) return null;
       const now = Date.now();
-      if (needsLastUsedUpdate(row.last_used_at, now)) {
-        row.last_used_at = new Date(now).toISOString();
-        q.touchKey.run(row.last_used_at, row.id);
+      if (needsLastUsedUpdate(key.last_used_at, now)) {
+        key.last_used_at = new Date(now).toISOString();
+        q.touchKey.run(key.last_used_at, key.id);
       }
-      return { key: toKey(row), account: toAccount(account) };
+      return { key, account };
     },
 
     async debit(req: DebitRequest) {
-      return debitTx.immediate(checkDebit(req));
+      const d = checkDebit(req);
+      return new Promise<DebitResult>((resolve, reject) => {
+        if (closed) return reject(new Error('accounts: the store is closed'));
+        pendingDebits.push({ d, resolve, reject });
+        if (!debitFlushScheduled) {
+          debitFlushScheduled = true;
+          setImmediate(flushDebits);
+        }
+      });
     },
 
     async usage(accountId, period): Promise<UsageSummary> {
@@ -357,6 +508,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async close() {
       if (closed) return;
+      flushDebits();
       closed = true;
       clearInterval(flushTimer);
       flushRequestCounts();

@@ -8,10 +8,11 @@ import { UsageError, type Command } from './args.ts';
 async function withStore<T>(fn: (store: AccountStore, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
   loadDotEnv();
   const config = loadConfig();
-  const { accounts, throttle } = await createAccounts(config);
+  const { accounts, throttle, gate } = await createAccounts(config);
   try {
     return await fn(accounts, config);
   } finally {
+    await gate.close();
     await accounts.close();
     await throttle.close();
   }

@@ -1,4 +1,5 @@
 /** What the HTTP layer receives from the composition root. */
+import type { Gate } from '../accounts/gate.ts';
 import type { AccountStore, Throttle } from '../accounts/port.ts';
 import type { CatalogProvider } from '../catalog/view.ts';
 import type { Config } from '../config.ts';
@@ -17,4 +18,9 @@ export interface AppServices {
   log: Logger;
   accounts: AccountStore;
   throttle: Throttle;
+  /**
+   * Admission (throttle + key + request count) in one step; absent: composed from `accounts` and
+   * `throttle` (createGate). The Redis composition sets a one-round-trip gate.
+   */
+  gate?: Gate;
 }

@@ -6,11 +6,30 @@ import { createSqliteAccountStore } from '../../src/accounts/sqlite-store.ts';
 import { hashKey } from '../../src/accounts/keys.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { accountStoreContract } from './accounts.contract.ts';
+import { gateContract } from './gate.contract.ts';
+import { createGate } from '../../src/accounts/gate.ts';
+import { createMemoryThrottle } from '../../src/accounts/memory-throttle.ts';
 
 const pepper = randomBytes(32);
 const file = path.join(tempDir('partsearch-accounts-'), 'accounts.db');
 
 accountStoreContract('sqlite', async () => createSqliteAccountStore({ file, pepper }));
+
+gateContract('sqlite accounts + memory throttle', async () => {
+  const store = createSqliteAccountStore({ file, pepper });
+  const other = createSqliteAccountStore({ file, pepper });
+  const throttle = createMemoryThrottle();
+  return {
+    gate: createGate(store, throttle),
+    store,
+    other,
+    async close() {
+      await store.close();
+      await other.close();
+      await throttle.close();
+    },
+  };
+});
 
 describe('sqlite account store specifics', () => {
   it('persists across reopening, and only the keyed hash of a secret reaches the file', async () => {

@@ -195,6 +195,27 @@ export function accountStoreContract(name: string, open: () => Promise<AccountSt
         extra.push(second);
         expect((await second.authenticate(secret))?.account.id).toBe(a.id);
       });
+
+      it('sees revocation, credit and subscription changes made through another instance at once', async () => {
+        const a = await store.createAccount({ name: unique('elsewhere'), credit_micros: 100 });
+        const { key, secret } = await store.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 });
+        const second = await open();
+        extra.push(second);
+        // Warm whatever this instance keeps about the key and the account.
+        expect((await store.authenticate(secret))?.account).toMatchObject({ balance_micros: 100, subscription: false });
+        await second.addCredit(a.id, 900);
+        await second.setSubscription(a.id, true);
+        // Another process's change reaches this one through I/O, i.e. in a later turn of the event loop.
+        const nextTurn = () => new Promise((r) => setImmediate(r));
+        await nextTurn();
+        expect((await store.authenticate(secret))?.account).toMatchObject({ balance_micros: 1_000, subscription: true });
+        expect(await second.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 400, period: PERIOD })).toEqual({ ok: true, balance_micros: 600 });
+        await nextTurn();
+        expect((await store.authenticate(secret))?.account.balance_micros).toBe(600);
+        await second.revokeKey(key.id);
+        await nextTurn();
+        expect(await store.authenticate(secret)).toBeNull();
+      });
     });
 
     describe('debit, usage and request counts', () => {

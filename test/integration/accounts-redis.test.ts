@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
 import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import { accountStoreContract } from '../contract/accounts.contract.ts';
+import { gateContract } from '../contract/gate.contract.ts';
+import { createRedisGate } from '../../src/accounts/redis-gate.ts';
+import { createRedisThrottle } from '../../src/accounts/redis-throttle.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.warn('[accounts-redis.test] REDIS_URL is not set: skipping the Redis account store tests (e.g. REDIS_URL=redis://127.0.0.1:6379).');
@@ -20,6 +23,25 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
   });
 
   accountStoreContract('redis', async () => createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix }));
+
+  gateContract('redis', async () => {
+    const url = REDIS_URL as string;
+    const store = createRedisAccountStore({ url, pepper, prefix });
+    const other = createRedisAccountStore({ url, pepper, prefix });
+    const throttle = createRedisThrottle({ url, prefix });
+    const gate = createRedisGate({ url, pepper, prefix, accounts: store, throttle });
+    return {
+      gate,
+      store,
+      other,
+      async close() {
+        await gate.close();
+        await store.close();
+        await other.close();
+        await throttle.close();
+      },
+    };
+  });
 
   it('keeps separate prefixes apart', async () => {
     const otherPrefix = `${prefix}other:`;

@@ -11,8 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { periodOf, priceOf, usd } from '../../accounts/billing.ts';
-import type { Account, ApiKeyInfo, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
+import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
+import { createGate } from '../../accounts/gate.ts';
+import type { Account, ApiKeyInfo, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
@@ -27,49 +28,47 @@ const WINDOW_MS = 60_000;
 
 export function createGuard(s: AppServices) {
   const billing = s.config.billing;
-  /** Per-key limits learnt from authentication, so the throttle can apply them before judging the key. */
-  const knownLimits = new Map<string, number>();
-  return (route: RouteSpec) => async (ctx: Context, next: Next) => {
-    if (route.access === 'public') return next();
-    const header = ctx.get('Authorization');
-    const secret = header ? (BEARER.exec(header)?.[1] ?? null) : null;
-    const credential = header ? createHash('sha256').update(header).digest('hex').slice(0, 32) : null;
-    const bucket = credential ? `cred:${credential}` : `addr:${ctx.ip}`;
-    // The throttle counts the request whatever the key turns out to be. Once this process knows the
-    // key's own limit, the hit runs beside the key lookup; the first time, the lookup goes first.
-    const known = credential ? knownLimits.get(credential) : undefined;
-    let auth: AuthState | null;
-    let t: ThrottleDecision;
-    if (known !== undefined || !secret) {
-      [t, auth] = await Promise.all([s.throttle.hit(bucket, known ?? billing.defaultRateLimitPerMinute, WINDOW_MS), secret ? s.accounts.authenticate(secret) : null]);
-    } else {
-      auth = await s.accounts.authenticate(secret);
-      t = await s.throttle.hit(bucket, auth?.key.rate_limit_per_minute ?? billing.defaultRateLimitPerMinute, WINDOW_MS);
-    }
-    if (auth && credential) knownLimits.set(credential, auth.key.rate_limit_per_minute);
-    ctx.set('X-RateLimit-Limit', String(t.limit));
-    ctx.set('X-RateLimit-Remaining', String(t.remaining));
-    ctx.set('X-RateLimit-Reset', String(t.reset));
-    if (!t.allowed) {
-      throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
-    }
-    if (!header) throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
-    if (!auth) throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
-    if (route.access !== 'authenticated' && !auth.key.capabilities.includes(route.access)) {
-      throw new ApiError('insufficient_scope', `This API key lacks the "${route.access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`);
-    }
-    const period = periodOf();
-    const count = await s.accounts.countRequest(auth.account.id, period.key);
-    if (count > billing.monthlyRequestCap) {
-      throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
-    }
-    if (route.paid) {
-      if (!auth.account.subscription) throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
-      if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
-    }
-    ctx.state.auth = auth satisfies AuthState;
-    ctx.state.charge = (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
-    return next();
+  const gate = s.gate ?? createGate(s.accounts, s.throttle);
+  return (route: RouteSpec) => {
+    if (route.access === 'public') return (_ctx: Context, next: Next) => next();
+    const access = route.access;
+    const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
+    return async (ctx: Context, next: Next) => {
+      const header = ctx.get('Authorization');
+      const secret = header ? (BEARER.exec(header)?.[1] ?? null) : null;
+      const bucket = header ? `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}` : `addr:${ctx.ip}`;
+      const period = currentPeriod();
+      // The throttle counts the request whatever the key turns out to be (see the gate).
+      const { throttle: t, auth, requests } = await gate.admit({
+        bucket,
+        secret,
+        defaultLimit: billing.defaultRateLimitPerMinute,
+        windowMs: WINDOW_MS,
+        period: period.key,
+        countsFor: allowedFor,
+      });
+      ctx.set('X-RateLimit-Limit', String(t.limit));
+      ctx.set('X-RateLimit-Remaining', String(t.remaining));
+      ctx.set('X-RateLimit-Reset', String(t.reset));
+      if (!t.allowed) {
+        throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
+      }
+      if (!header) throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      if (!auth) throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+      if (!allowedFor(auth.key)) {
+        throw new ApiError('insufficient_scope', `This API key lacks the "${access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`);
+      }
+      if (requests !== null && requests > billing.monthlyRequestCap) {
+        throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
+      }
+      if (route.paid) {
+        if (!auth.account.subscription) throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
+        if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
+      }
+      ctx.state.auth = auth satisfies AuthState;
+      ctx.state.charge = (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
+      return next();
+    };
   };
 }
 
@@ -84,7 +83,7 @@ export async function charge(s: AppServices, auth: AuthState, cls: UsageClass, u
     units,
     amount_micros: amount,
     monthly_quota_units: billing.quotas[cls] ?? null,
-    period: periodOf().key,
+    period: currentPeriod().key,
     reference,
   });
   if (r.ok) return;

@@ -1,0 +1,67 @@
+/**
+ * Admission of one guarded request: the throttle hit for the presented credential, the key and its
+ * account, and the monthly request count, as one port so that an adapter can do all three in one
+ * round trip (Redis: src/accounts/redis-gate.ts). The HTTP guard turns an Admission into 429 / 401 /
+ * 403 / 402 answers; this layer decides nothing about HTTP.
+ *
+ * `createGate` composes any AccountStore with any Throttle (the embedded default: SQLite accounts and
+ * the in-process throttle, where each step is a local call).
+ */
+import type { Account, AccountStore, ApiKeyInfo, Throttle, ThrottleDecision } from './port.ts';
+
+export interface AdmitRequest {
+  /** Throttle bucket of the presented credential (or of the client address when there is none). */
+  bucket: string;
+  /** The presented key, or null when none was presented. */
+  secret: string | null;
+  /** Throttle limit when the key is unknown, invalid or absent. */
+  defaultLimit: number;
+  windowMs: number;
+  /** Billing period key of the monthly request cap ("2026-11"). */
+  period: string;
+  /** The request counts against the monthly cap only when admitted and the key may use the route. */
+  countsFor(key: ApiKeyInfo): boolean;
+}
+
+export interface Admission {
+  throttle: ThrottleDecision;
+  /** The valid, unrevoked key and its account; null otherwise. */
+  auth: { key: ApiKeyInfo; account: Account } | null;
+  /** Monthly request count after this request, or null when it was not counted. */
+  requests: number | null;
+}
+
+export interface Gate {
+  admit(req: AdmitRequest): Promise<Admission>;
+  close(): Promise<void>;
+}
+
+/** Largest number of remembered per-key limits before the memory is cleared. */
+const KNOWN_LIMITS_MAX = 100_000;
+
+/** The gate over separate ports. Does not own them: closing it closes nothing. */
+export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
+  // Per-bucket limits learnt from authentication, so that the throttle can apply a key's own limit
+  // while the key is being judged. The first request of a key looks it up before the hit.
+  const knownLimits = new Map<string, number>();
+  return {
+    async admit(r) {
+      const known = knownLimits.get(r.bucket);
+      let auth: Admission['auth'];
+      let t: ThrottleDecision;
+      if (known !== undefined || r.secret === null) {
+        [t, auth] = await Promise.all([throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs), r.secret === null ? null : accounts.authenticate(r.secret)]);
+      } else {
+        auth = await accounts.authenticate(r.secret);
+        t = await throttle.hit(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);
+      }
+      if (auth) {
+        if (knownLimits.size >= KNOWN_LIMITS_MAX) knownLimits.clear();
+        knownLimits.set(r.bucket, auth.key.rate_limit_per_minute);
+      }
+      const requests = auth && t.allowed && r.countsFor(auth.key) ? await accounts.countRequest(auth.account.id, r.period) : null;
+      return { throttle: t, auth, requests };
+    },
+    async close() {},
+  };
+}

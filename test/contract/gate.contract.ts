@@ -1,0 +1,96 @@
+/**
+ * The gate contract (admission: throttle step, key, account, monthly request count), run against
+ * createGate over SQLite accounts + the memory throttle, and against the Redis gate (REDIS_URL).
+ * `open()` returns a gate with the store it reads (and a second store on the same backing, standing
+ * for another process or the CLI).
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmitRequest, Gate } from '../../src/accounts/gate.ts';
+import type { AccountStore, ApiKeyInfo } from '../../src/accounts/port.ts';
+
+export interface GateUnderTest {
+  gate: Gate;
+  store: AccountStore;
+  other: AccountStore;
+  close(): Promise<void>;
+}
+
+const PERIOD = '2026-11';
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+export function gateContract(name: string, open: () => Promise<GateUnderTest>): void {
+  describe(`gate contract: ${name}`, () => {
+    let t: GateUnderTest;
+    beforeAll(async () => {
+      t = await open();
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const req = (secret: string | null, more: Partial<AdmitRequest> = {}): AdmitRequest => ({
+      bucket: `cred:${randomBytes(8).toString('hex')}`,
+      secret,
+      defaultLimit: 60,
+      windowMs: 60_000,
+      period: PERIOD,
+      countsFor: () => true,
+      ...more,
+    });
+    const newKey = async (limit = 5, credit = 1_000) => {
+      const account = await t.store.createAccount({ name: `gate-${randomBytes(5).toString('hex')}`, credit_micros: credit });
+      const { key, secret } = await t.store.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: limit });
+      return { account, key, secret };
+    };
+
+    it('admits a valid key under its own limit, counts the request, and refuses past the limit', async () => {
+      const { account, secret } = await newKey(3);
+      const r = req(secret);
+      const seen = [];
+      for (let i = 0; i < 4; i++) seen.push(await t.gate.admit(r)); // first: key unknown to the gate; then the fast path
+      expect(seen.map((a) => a.throttle.allowed)).toEqual([true, true, true, false]);
+      expect(seen.map((a) => a.throttle.remaining)).toEqual([2, 1, 0, 0]);
+      expect(seen.every((a) => a.throttle.limit === 3)).toBe(true);
+      expect(seen.map((a) => a.auth?.account.id)).toEqual([account.id, account.id, account.id, account.id]);
+      expect(seen.map((a) => a.requests)).toEqual([1, 2, 3, null]); // a refused request is not counted
+    });
+
+    it('does not count a request the key may not make, and counts nothing without a valid key', async () => {
+      const { secret } = await newKey();
+      const denied = await t.gate.admit(req(secret, { countsFor: (k: ApiKeyInfo) => k.capabilities.includes('ai:run') }));
+      expect(denied.auth).not.toBeNull();
+      expect(denied.requests).toBeNull();
+      for (const bad of [null, 'psk_nope', `psk_${'A'.repeat(43)}`]) {
+        const a = await t.gate.admit(req(bad));
+        expect(a.auth).toBeNull();
+        expect(a.requests).toBeNull();
+        expect(a.throttle).toMatchObject({ allowed: true, limit: 60, remaining: 59 });
+      }
+    });
+
+    it('throttles an invalid key under the default limit, per bucket', async () => {
+      const r = req(`psk_${'B'.repeat(43)}`, { defaultLimit: 2 });
+      const allowed = [];
+      for (let i = 0; i < 3; i++) allowed.push((await t.gate.admit(r)).throttle.allowed);
+      expect(allowed).toEqual([true, true, false]);
+    });
+
+    it('reads balance and subscription fresh, and refuses a key revoked elsewhere on its next request', async () => {
+      const { account, key, secret } = await newKey(100, 500);
+      const r = req(secret);
+      await t.gate.admit(r);
+      expect((await t.gate.admit(r)).auth?.account).toMatchObject({ balance_micros: 500, subscription: false });
+      await t.other.addCredit(account.id, 250);
+      await t.other.setSubscription(account.id, true);
+      await t.other.debit({ account_id: account.id, usage_class: 'part_records', units: 1, amount_micros: 50, period: PERIOD });
+      await nextTurn();
+      expect((await t.gate.admit(r)).auth?.account).toMatchObject({ balance_micros: 700, subscription: true });
+      await t.other.revokeKey(key.id);
+      await nextTurn();
+      const after = await t.gate.admit(r);
+      expect(after.auth).toBeNull();
+      expect(after.requests).toBeNull();
+    });
+  });
+}
