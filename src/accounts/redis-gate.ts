@@ -3,10 +3,14 @@
  *
  * A key's immutable facts (id, account, capabilities, per-key limit, name, prefix, creation time)
  * are cached per process by key hash after its first successful authentication. Everything that
- * can change is read fresh by one Lua script per request, atomically with the throttle step:
+ * can change is read fresh by the admission script, atomically with the throttle step:
  * the key's revocation (so a revoked key is refused on its next request, from any process), the
  * account's subscription and balance, the monthly request count (incremented when the request is
  * admitted and the key may use the route) and `last_used_at` (refreshed at most once a minute).
+ *
+ * The admissions requested during one turn of the event loop go to Redis as one script call (each
+ * admission still its own throttle step, in arrival order, so the throttle stays exact across
+ * processes); each caller gets its own answer.
  *
  * A key this process has not seen yet, an unknown or malformed key, and requests without a key go
  * through the account store and the throttle as separate calls (createGate's path).
@@ -16,26 +20,41 @@ import { createGate } from './gate.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys } from './redis-store.ts';
-import { decodeThrottleReply, memberSequence, THROTTLE_STEP_LUA, throttleKey } from './redis-throttle.ts';
+import { decodeThrottleReply, memberSequence, THROTTLE_LUA, throttleKey } from './redis-throttle.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
 
 const ADMIT = `
--- KEYS: bucket, key, account, request counts
--- ARGV: limit, windowMs, nowMs ('' = server clock), member, period, count (1/0), refresh last_used_at before (ISO), now (ISO)
-${THROTTLE_STEP_LUA}
-local state, sub, bal, reqs = 0, '', '0', -1
-local key = redis.call('HMGET', KEYS[2], 'revoked_at', 'last_used_at')
-if key[1] == '' then
-  local acct = redis.call('HMGET', KEYS[3], 'subscription', 'balance_micros')
-  if acct[2] then
-    state, sub, bal = 1, acct[1], acct[2]
-    if allowed == 1 and ARGV[6] == '1' then reqs = redis.call('HINCRBY', KEYS[4], ARGV[5], 1) end
-    if not key[2] or key[2] < ARGV[7] then redis.call('HSET', KEYS[2], 'last_used_at', ARGV[8]) end
+-- Admissions of one turn of the event loop, in arrival order.
+-- ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when older than (ISO), now (ISO).
+-- Per admission: KEYS bucket, key, account, request counts (4 each);
+--                ARGV limit, windowMs, member, period, count (1/0) (5 each, from ARGV[4]).
+-- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests (-1: not counted).
+${THROTTLE_LUA}
+local now = clock(ARGV[1])
+local out = {}
+for i = 0, #KEYS / 4 - 1 do
+  local bucket, key, acct, reqs = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+  local a = 3 + i * 5
+  local allowed, count, oldest, t = throttle_step(bucket, tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), now, ARGV[a + 3])
+  local state, sub, bal, n = 0, '', '0', -1
+  local k = redis.call('HMGET', key, 'revoked_at', 'last_used_at')
+  if k[1] == '' then
+    local ac = redis.call('HMGET', acct, 'subscription', 'balance_micros')
+    if ac[2] then
+      state, sub, bal = 1, ac[1], ac[2]
+      if allowed == 1 and ARGV[a + 5] == '1' then n = redis.call('HINCRBY', reqs, ARGV[a + 4], 1) end
+      if not k[2] or k[2] < ARGV[2] then redis.call('HSET', key, 'last_used_at', ARGV[3]) end
+    end
   end
+  for _, v in ipairs({allowed, count, oldest, t, state, sub, bal, n}) do out[#out + 1] = v end
 end
-return {allowed, count, string.format('%.17g', oldest), string.format('%.17g', now), state, sub, bal, reqs}
+return out
 `;
+
+/** Largest number of admissions sent in one script call. */
+const ADMIT_BATCH_MAX = 256;
+const REPLY_WIDTH = 8;
 
 interface KnownKey {
   key: ApiKeyInfo;
@@ -48,7 +67,7 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
   const k = redisAccountKeys(P);
   const redis = connectRedis(opts.url);
-  const admitScript = defineScript(redis, 'psAdmit', 4, ADMIT);
+  const admitScript = defineScript(redis, 'psAdmit', null, ADMIT);
   const nextMember = memberSequence();
   const slow = createGate(opts.accounts, opts.throttle);
   const known = new Map<string, KnownKey>();
@@ -56,11 +75,66 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
   let nowIso = '';
   let refreshBeforeIso = '';
 
+  interface Pending {
+    r: AdmitRequest;
+    hash: string;
+    known: KnownKey;
+    resolve: (a: Admission) => void;
+    reject: (e: unknown) => void;
+  }
+  let pending: Pending[] = [];
+  let flushScheduled = false;
+
+  const send = async (batch: Pending[]) => {
+    const now = Date.now();
+    if (Math.floor(now / 1000) !== isoSecond) {
+      isoSecond = Math.floor(now / 1000);
+      nowIso = new Date(now).toISOString();
+      refreshBeforeIso = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
+    }
+    const keys: string[] = [];
+    const args: string[] = ['', refreshBeforeIso, nowIso];
+    for (const { r, known: { key, account } } of batch) {
+      keys.push(throttleKey(P, r.bucket), k.key(key.id), k.acct(account.id), k.reqs(account.id));
+      args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
+    }
+    let reply: unknown[];
+    try {
+      const raw = await admitScript(keys.length, ...keys, ...args);
+      if (!Array.isArray(raw) || raw.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
+      reply = raw;
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const at = i * REPLY_WIDTH;
+      const { key, account } = p.known;
+      const throttle = decodeThrottleReply(reply, key.rate_limit_per_minute, p.r.windowMs, at);
+      if (Number(reply[at + 4]) !== 1) {
+        known.delete(p.hash); // revoked (or gone): the next request goes the slow way and is refused there
+        return p.resolve({ throttle, auth: null, requests: null });
+      }
+      const n = Number(reply[at + 7]);
+      p.resolve({
+        throttle,
+        auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
+        requests: n >= 0 ? n : null,
+      });
+    });
+  };
+  const flush = () => {
+    flushScheduled = false;
+    const all = pending;
+    pending = [];
+    for (let i = 0; i < all.length; i += ADMIT_BATCH_MAX) void send(all.slice(i, i + ADMIT_BATCH_MAX));
+  };
+
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
       const hash = r.secret !== null && looksLikeKey(r.secret) ? hashKey(r.secret, opts.pepper) : null;
       const cached = hash === null ? undefined : known.get(hash);
-      if (!cached) {
+      if (!cached || hash === null) {
         const a = await slow.admit(r);
         if (a.auth && hash !== null) {
           if (known.size >= CACHE_MAX) known.clear();
@@ -69,32 +143,16 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
         }
         return a;
       }
-      const now = Date.now();
-      if (Math.floor(now / 1000) !== isoSecond) {
-        isoSecond = Math.floor(now / 1000);
-        nowIso = new Date(now).toISOString();
-        refreshBeforeIso = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
-      }
-      const { key, account } = cached;
-      const limit = key.rate_limit_per_minute;
-      const reply = await admitScript(
-        throttleKey(P, r.bucket), k.key(key.id), k.acct(account.id), k.reqs(account.id),
-        String(limit), String(r.windowMs), '', nextMember(), r.period, r.countsFor(key) ? '1' : '0', refreshBeforeIso, nowIso,
-      );
-      const throttle = decodeThrottleReply(reply, limit, r.windowMs);
-      const [state, sub, bal, reqs] = (reply as unknown[]).slice(4);
-      if (Number(state) !== 1) {
-        known.delete(hash!);
-        return { throttle, auth: null, requests: null };
-      }
-      const n = Number(reqs);
-      return {
-        throttle,
-        auth: { key, account: { ...account, subscription: sub === '1', balance_micros: Number(bal) } },
-        requests: n >= 0 ? n : null,
-      };
+      return new Promise<Admission>((resolve, reject) => {
+        pending.push({ r, hash, known: cached, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
     },
     async close() {
+      flush();
       await quitRedis(redis);
     },
   };

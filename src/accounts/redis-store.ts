@@ -237,7 +237,8 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     const args: string[] = [];
     for (const { d } of batch) {
       keys.push(k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id));
-      const entry = ledgerEntry({ kind: 'debit', amount_micros: -d.amount_micros, usage_class: d.usage_class, units: d.units, period: d.period, reference: d.reference });
+      const moves = d.amount_micros > 0 || d.reference !== null; // zero-priced usage writes no ledger entry
+      const entry = moves ? ledgerEntry({ kind: 'debit', amount_micros: -d.amount_micros, usage_class: d.usage_class, units: d.units, period: d.period, reference: d.reference }) : '';
       args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry);
     }
     let r: unknown;

@@ -12,40 +12,41 @@ import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
 /**
- * The sliding-window step shared by the throttle's own script and the gate's admission script
- * (src/accounts/redis-gate.ts). Operates on KEYS[1] (the bucket) with ARGV[1..4] = limit, windowMs,
- * nowMs ('' = server clock), member; leaves `allowed` (0/1), `count`, `oldest` and `now` set.
+ * Lua shared by the throttle's own script and the gate's admission script (src/accounts/redis-gate.ts):
+ * `clock(arg)` is `arg` as a number, or the Redis server's time in ms when `arg` is '';
+ * `throttle_step(bucket, limit, window, now, member)` trims the bucket's window, admits the request
+ * when fewer than `limit` are in it, and returns allowed (0/1), count, oldest and now.
  */
-export const THROTTLE_STEP_LUA = `
+export const THROTTLE_LUA = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
-local now
-if ARGV[3] == '' then
+local function clock(arg)
+  if arg ~= '' then return tonumber(arg) end
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = tonumber(ARGV[3])
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.17g', now - window))
-local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], string.format('%.17g', now), ARGV[4])
-  count = count + 1
-  allowed = 1
-  local newest = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-  redis.call('PEXPIRE', KEYS[1], math.ceil(window + math.max(0, newest - now)))
+local function throttle_step(bucket, limit, window, now, member)
+  redis.call('ZREMRANGEBYSCORE', bucket, '-inf', string.format('%.17g', now - window))
+  local count = redis.call('ZCARD', bucket)
+  local allowed = 0
+  if count < limit then
+    redis.call('ZADD', bucket, string.format('%.17g', now), member)
+    count = count + 1
+    allowed = 1
+    local newest = tonumber(redis.call('ZRANGE', bucket, -1, -1, 'WITHSCORES')[2])
+    redis.call('PEXPIRE', bucket, math.ceil(window + math.max(0, newest - now)))
+  end
+  local oldest = now
+  local first = redis.call('ZRANGE', bucket, 0, 0, 'WITHSCORES')
+  if first[2] then oldest = tonumber(first[2]) end
+  return allowed, count, string.format('%.17g', oldest), string.format('%.17g', now)
 end
-local oldest = now
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if first[2] then oldest = tonumber(first[2]) end
 `;
 
 const HIT = `
 -- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock), member
-${THROTTLE_STEP_LUA}
-return {allowed, count, string.format('%.17g', oldest), string.format('%.17g', now)}
+${THROTTLE_LUA}
+local allowed, count, oldest, now = throttle_step(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), clock(ARGV[3]), ARGV[4])
+return {allowed, count, oldest, now}
 `;
 
 /** Redis key of a throttle bucket. */
@@ -61,11 +62,10 @@ export function memberSequence(): () => string {
   };
 }
 
-/** Decodes the {allowed, count, oldest, now} head of a throttle script's reply. */
-export function decodeThrottleReply(r: unknown, limit: number, windowMs: number): ThrottleDecision {
-  if (!Array.isArray(r) || r.length < 4) throw new Error('throttle: unexpected reply from the throttle script');
-  const [allowed, count, oldest, now] = r.slice(0, 4).map(Number) as [number, number, number, number];
-  return throttleDecision(allowed === 1, limit, count, oldest, now, windowMs);
+/** Decodes the {allowed, count, oldest, now} of a throttle reply starting at `at`. */
+export function decodeThrottleReply(r: unknown, limit: number, windowMs: number, at = 0): ThrottleDecision {
+  if (!Array.isArray(r) || r.length < at + 4) throw new Error('throttle: unexpected reply from the throttle script');
+  return throttleDecision(Number(r[at]) === 1, limit, Number(r[at + 1]), Number(r[at + 2]), Number(r[at + 3]), windowMs);
 }
 
 export function createRedisThrottle(opts: { url: string; prefix?: string }): Throttle {

@@ -5,6 +5,8 @@ export type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
 
 export function connectRedis(url: string): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new TypeError(`redis: expected a redis:// or rediss:// URL, got ${String(url)}`);
+  // No auto-pipelining: ioredis then sends custom scripts as EVAL with their whole source each time;
+  // the hot paths batch their own script calls instead (gate admissions, debits).
   return new Redis(url, { maxRetriesPerRequest: 5 });
 }
 
