@@ -22,6 +22,7 @@ import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys } from './redis-store.ts';
 import { decodeThrottleReply, memberSequence, THROTTLE_LUA, throttleKey } from './redis-throttle.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
+import { createTurnBatcher } from './turn-batcher.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
 
 const ADMIT = `
@@ -52,8 +53,6 @@ end
 return out
 `;
 
-/** Largest number of admissions sent in one script call. */
-const ADMIT_BATCH_MAX = 256;
 const REPLY_WIDTH = 8;
 
 interface KnownKey {
@@ -75,17 +74,12 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
   let nowIso = '';
   let refreshBeforeIso = '';
 
-  interface Pending {
+  interface Fast {
     r: AdmitRequest;
     hash: string;
     known: KnownKey;
-    resolve: (a: Admission) => void;
-    reject: (e: unknown) => void;
   }
-  let pending: Pending[] = [];
-  let flushScheduled = false;
-
-  const send = async (batch: Pending[]) => {
+  const admissions = createTurnBatcher<Fast, Admission>(async (batch) => {
     const now = Date.now();
     if (Math.floor(now / 1000) !== isoSecond) {
       isoSecond = Math.floor(now / 1000);
@@ -98,37 +92,24 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
       keys.push(throttleKey(P, r.bucket), k.key(key.id), k.acct(account.id), k.reqs(account.id));
       args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
     }
-    let reply: unknown[];
-    try {
-      const raw = await admitScript(keys.length, ...keys, ...args);
-      if (!Array.isArray(raw) || raw.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
-      reply = raw;
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    batch.forEach((p, i) => {
+    const reply = await admitScript(keys.length, ...keys, ...args);
+    if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
+    return batch.map((p, i): Admission => {
       const at = i * REPLY_WIDTH;
       const { key, account } = p.known;
       const throttle = decodeThrottleReply(reply, key.rate_limit_per_minute, p.r.windowMs, at);
       if (Number(reply[at + 4]) !== 1) {
         known.delete(p.hash); // revoked (or gone): the next request goes the slow way and is refused there
-        return p.resolve({ throttle, auth: null, requests: null });
+        return { throttle, auth: null, requests: null };
       }
       const n = Number(reply[at + 7]);
-      p.resolve({
+      return {
         throttle,
         auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
         requests: n >= 0 ? n : null,
-      });
+      };
     });
-  };
-  const flush = () => {
-    flushScheduled = false;
-    const all = pending;
-    pending = [];
-    for (let i = 0; i < all.length; i += ADMIT_BATCH_MAX) void send(all.slice(i, i + ADMIT_BATCH_MAX));
-  };
+  });
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
@@ -143,16 +124,10 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
         }
         return a;
       }
-      return new Promise<Admission>((resolve, reject) => {
-        pending.push({ r, hash, known: cached, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
+      return admissions.add({ r, hash, known: cached });
     },
     async close() {
-      flush();
+      admissions.flush();
       await quitRedis(redis);
     },
   };

@@ -39,6 +39,7 @@ import {
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
+import { createTurnBatcher } from './turn-batcher.ts';
 import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
 
 const CREATE_ACCOUNT = `
@@ -198,9 +199,6 @@ function ledgerEntry(fields: Record<string, string | number | null>): string {
   return json.slice(0, -1);
 }
 
-/** Largest number of debits sent in one script call. */
-const DEBIT_BATCH_MAX = 256;
-
 export function createRedisAccountStore(opts: { url: string; pepper: Buffer; prefix?: string }): AccountStore {
   const pepper = checkPepper(opts.pepper);
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
@@ -222,48 +220,27 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
 
   /**
    * Debits are group-committed: those requested during one turn of the event loop go to Redis as
-   * one script call (at most DEBIT_BATCH_MAX each), applied in arrival order, each checked as if
-   * alone. Each caller gets its own result.
+   * one script call, applied in arrival order, each checked as if alone.
    */
-  interface PendingDebit {
-    d: CheckedDebit;
-    resolve: (r: DebitResult) => void;
-    reject: (e: unknown) => void;
-  }
-  let pendingDebits: PendingDebit[] = [];
-  let debitFlushScheduled = false;
-  const sendDebits = async (batch: PendingDebit[]) => {
+  const debits = createTurnBatcher<CheckedDebit, DebitResult>(async (batch) => {
     const keys: string[] = [];
     const args: string[] = [];
-    for (const { d } of batch) {
+    for (const d of batch) {
       keys.push(k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id));
       const moves = d.amount_micros > 0 || d.reference !== null; // zero-priced usage writes no ledger entry
       const entry = moves ? ledgerEntry({ kind: 'debit', amount_micros: -d.amount_micros, usage_class: d.usage_class, units: d.units, period: d.period, reference: d.reference }) : '';
       args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry);
     }
-    let r: unknown;
-    try {
-      r = await s.debits(keys.length, ...keys, ...args);
-      if (!Array.isArray(r) || r.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    const reply = r as unknown[];
-    batch.forEach((p, i) => {
+    const reply = await s.debits(keys.length, ...keys, ...args);
+    if (!Array.isArray(reply) || reply.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
+    return batch.map((d, i): DebitResult | Error => {
       const status = Number(reply[i * 3]);
       const balance = Number(reply[i * 3 + 1]);
-      if (status === -1) p.reject(new UnknownAccountError(p.d.account_id));
-      else if (status === 1) p.resolve({ ok: true, balance_micros: balance });
-      else p.resolve({ ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance });
+      if (status === -1) return new UnknownAccountError(d.account_id);
+      if (status === 1) return { ok: true, balance_micros: balance };
+      return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
     });
-  };
-  const flushDebits = () => {
-    debitFlushScheduled = false;
-    const all = pendingDebits;
-    pendingDebits = [];
-    for (let i = 0; i < all.length; i += DEBIT_BATCH_MAX) void sendDebits(all.slice(i, i + DEBIT_BATCH_MAX));
-  };
+  });
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
 
@@ -380,14 +357,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     },
 
     async debit(req): Promise<DebitResult> {
-      const d = checkDebit(req);
-      return new Promise<DebitResult>((resolve, reject) => {
-        pendingDebits.push({ d, resolve, reject });
-        if (!debitFlushScheduled) {
-          debitFlushScheduled = true;
-          setImmediate(flushDebits);
-        }
-      });
+      return debits.add(checkDebit(req));
     },
 
     async usage(accountId, period): Promise<UsageSummary> {
@@ -404,7 +374,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
     },
 
     async close() {
-      flushDebits(); // sent before QUIT, so pending debits complete
+      debits.flush(); // sent before QUIT, so pending debits complete
       await quitRedis(redis);
     },
   };

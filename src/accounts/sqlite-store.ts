@@ -25,6 +25,7 @@ import Database from 'better-sqlite3';
 import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, UsageSummary } from './port.ts';
 import { USAGE_CLASSES } from './port.ts';
 import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import { createTurnBatcher } from './turn-batcher.ts';
 import {
   DEFAULT_CREDIT_MICROS,
   DuplicateAccountNameError,
@@ -342,33 +343,15 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     return out;
   });
 
-  interface PendingDebit {
-    d: CheckedDebit;
-    resolve: (r: DebitResult) => void;
-    reject: (e: unknown) => void;
-  }
-  let pendingDebits: PendingDebit[] = [];
-  let debitFlushScheduled = false;
-  const flushDebits = () => {
-    debitFlushScheduled = false;
-    const batch = pendingDebits;
-    pendingDebits = [];
-    if (batch.length === 0) return;
-    let outcomes: ReturnType<typeof debitBatchTx>;
-    try {
-      outcomes = debitBatchTx.immediate(batch.map((p) => p.d));
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-      return;
-    }
+  const debits = createTurnBatcher<CheckedDebit, DebitResult>((ds) => {
+    const outcomes = debitBatchTx.immediate(ds);
     outcomes.forEach((o, i) => {
-      const p = batch[i]!;
-      if (o instanceof UnknownAccountError) return p.reject(o);
-      const cached = accountCache.get(p.d.account_id);
+      if (o instanceof Error) return;
+      const cached = accountCache.get(ds[i]!.account_id);
       if (cached) cached.balance_micros = o.balance_micros;
-      p.resolve(o);
     });
-  };
+    return outcomes;
+  });
 
   let closed = false;
 
@@ -401,7 +384,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async addCredit(accountId, micros) {
       const amount = checkMicros('credit', micros, 1);
-      flushDebits(); // debits requested before this credit are applied before it
+      debits.flush(); // debits requested before this credit are applied before it
       accountCache.delete(accountId);
       return toAccount(addCreditTx.immediate(accountId, amount));
     },
@@ -472,14 +455,8 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async debit(req: DebitRequest) {
       const d = checkDebit(req);
-      return new Promise<DebitResult>((resolve, reject) => {
-        if (closed) return reject(new Error('accounts: the store is closed'));
-        pendingDebits.push({ d, resolve, reject });
-        if (!debitFlushScheduled) {
-          debitFlushScheduled = true;
-          setImmediate(flushDebits);
-        }
-      });
+      if (closed) throw new Error('accounts: the store is closed');
+      return debits.add(d);
     },
 
     async usage(accountId, period): Promise<UsageSummary> {
@@ -508,7 +485,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async close() {
       if (closed) return;
-      flushDebits();
+      debits.flush();
       closed = true;
       clearInterval(flushTimer);
       flushRequestCounts();
