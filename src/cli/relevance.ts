@@ -11,7 +11,7 @@ import { readSuite, RETRIEVALS } from '../relevance/format.ts';
 import { METRIC_LABELS, METRIC_NAMES, type Metrics } from '../relevance/metrics.ts';
 import { runSuite, type RelevanceReport, type SuiteResult } from '../relevance/runner.ts';
 import { buildSampleIndex } from '../relevance/sample-index.ts';
-import type { Retrieval } from '../search/agentic.ts';
+import { DEFAULT_FUSION, FUSIONS, type Fusion, type Retrieval } from '../search/agentic.ts';
 import { UsageError, type Command } from './args.ts';
 
 /** Where suite NAMEs live: test/relevance/NAME.jsonl of this checkout. */
@@ -37,7 +37,20 @@ export function formatSuiteTable(s: SuiteResult): string {
     head,
     ...rows.map(([name, n, m]) => `${name.padEnd(w)}  ${String(n).padStart(4)}  ${METRIC_NAMES.map((k) => f3(m[k]).padStart(7)).join('  ')}`),
     ...(modes ? [`retrieval that ran (agentic queries): ${modes}`] : []),
+    ...(s.constraints ? [formatConstraintLine(s.constraints)] : []),
   ].join('\n');
+}
+
+/** "top 5 satisfy every parsed constraint: 40/42 = 0.952 (parametric 25/26, nl 12/13, ...)". */
+export function formatConstraintLine(c: NonNullable<SuiteResult['constraints']>): string {
+  const frac = (x: { satisfied: number; queries: number }) => `${x.satisfied}/${x.queries}`;
+  const kinds = Object.entries(c.byKind).filter(([, k]) => k.queries > 0);
+  const extra = [
+    ...(kinds.length > 1 ? kinds.map(([k, x]) => `${k} ${frac(x)}`) : []),
+    ...(c.unconstrained ? [`${c.unconstrained} without parsed constraints`] : []),
+    ...(c.unsatisfiable ? [`${c.unsatisfiable} with no satisfying part`] : []),
+  ];
+  return `top 5 satisfy every parsed constraint: ${frac(c)} = ${c.share === null ? 'n/a' : f3(c.share)}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 /** report.json -> report.<mode>.json when one run writes several modes. */
@@ -55,6 +68,9 @@ async function run(v: Record<string, unknown>): Promise<number> {
   const modes = ((v.retrieval as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
   for (const m of modes) if (!(RETRIEVALS as readonly string[]).includes(m)) throw new UsageError(`--retrieval must be ${RETRIEVALS.join(', ')}`);
   const runs: (Retrieval | null)[] = modes.length ? [...new Set(modes as Retrieval[])] : [null];
+  const fusionArgs = ((v.fusion as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
+  for (const f of fusionArgs) if (!(FUSIONS as readonly string[]).includes(f)) throw new UsageError(`--fusion must be ${FUSIONS.join(', ')}`);
+  const fusions: Fusion[] = fusionArgs.length ? [...new Set(fusionArgs as Fusion[])] : [DEFAULT_FUSION];
   const suiteFiles = ((v.suite as string[] | undefined)?.length ? (v.suite as string[]) : DEFAULT_SUITES).map(resolveSuite);
   const suites = suiteFiles.map((file) => ({ file, queries: readSuite(file) }));
   const out = path.resolve((v.out as string | undefined) ?? 'relevance-report.json');
@@ -91,23 +107,25 @@ async function run(v: Record<string, unknown>): Promise<number> {
   try {
     const info = await engine.info();
     const meta = await engine.meta();
-    for (const mode of runs) {
+    for (const mode of runs) for (const fusion of fusions) {
       const report: RelevanceReport = {
         created_at: new Date().toISOString(),
         engine: engineKind,
         retrieval: mode,
+        fusion,
         embeddings: { model: embedder && info.vectors ? (meta?.embedding.model ?? embedder.model) : null, vectors: info.vectors && embedder !== null },
         index: useConfigured ? 'configured' : 'sample',
         parts,
         suites: [],
       };
-      process.stdout.write(`\n== ${engineKind}, retrieval ${mode ?? 'per fixture (default hybrid)'}, embeddings ${report.embeddings.vectors ? report.embeddings.model : 'off'}\n`);
+      process.stdout.write(`\n== ${engineKind}, retrieval ${mode ?? 'per fixture (default hybrid)'}, fusion ${fusion}, embeddings ${report.embeddings.vectors ? report.embeddings.model : 'off'}\n`);
       for (const s of suites) {
-        const r = await runSuite(s.queries, { engine, embedder, vectors: info.vectors, retrieval: mode ?? undefined }, path.relative(process.cwd(), s.file));
+        const r = await runSuite(s.queries, { engine, embedder, vectors: info.vectors, retrieval: mode ?? undefined, fusion }, path.relative(process.cwd(), s.file));
         report.suites.push(r);
         process.stdout.write(`${formatSuiteTable(r)}\n\n`);
       }
-      const file = outFor(out, mode ?? 'default', runs.length > 1);
+      const suffix = [...(runs.length > 1 ? [mode ?? 'default'] : []), ...(fusions.length > 1 ? [fusion] : [])].join('.');
+      const file = outFor(out, suffix, suffix !== '');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
       process.stderr.write(`relevance: report written to ${file}\n`);
@@ -123,7 +141,7 @@ export const relevanceCommand: Command = {
   name: 'relevance',
   summary: 'Run relevance fixtures (nDCG@10, MRR, P@1/5, R@10) and compare reports',
   usage: `partsearch relevance run [--suite FILE|NAME ...] [--engine sqlite|opensearch] [--retrieval hybrid|lexical|vector ...]
-                         [--use-configured] [--no-embeddings] [--out report.json]
+                         [--fusion rrf|normalized ...] [--use-configured] [--no-embeddings] [--out report.json]
 partsearch relevance compare A.json B.json [--all]
 
 run: by default builds a temporary index of the generated sample catalogue in the chosen engine
@@ -131,12 +149,18 @@ run: by default builds a temporary index of the generated sample catalogue in th
 when a model is available, runs the suites (default: ${DEFAULT_SUITES.join(', ')} from test/relevance)
 and prints mean metrics per suite and per query kind. --use-configured runs against the configured
 data dir's live index instead. --retrieval overrides the fixtures' retrieval of agentic queries; give
-it several times (or "hybrid,lexical,vector") to run each mode, writing report.<mode>.json.
+it several times (or "hybrid,lexical,vector") to run each mode, writing report.<mode>.json. --fusion
+picks how hybrid fuses BM25 and kNN (rrf: reciprocal rank fusion, k = 60; normalized: 0.5 x min-max
+BM25 + 0.5 x min-max cosine; default ${DEFAULT_FUSION}); several ("rrf,normalized") run each one, writing
+report[.<mode>].<fusion>.json. Besides the metrics, agentic suites print the share of queries whose top 5
+results satisfy every parsed constraint (spec, value and package constraints; of the top min(5, parts
+in the index satisfying them)), overall and per kind.
 compare: per-query nDCG@10 of A and B with deltas, wins/losses/ties and mean deltas (B - A).`,
   options: {
     suite: { type: 'string', multiple: true },
     engine: { type: 'string' },
     retrieval: { type: 'string', multiple: true },
+    fusion: { type: 'string', multiple: true },
     'use-configured': { type: 'boolean' },
     'no-embeddings': { type: 'boolean' },
     out: { type: 'string' },

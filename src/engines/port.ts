@@ -49,10 +49,16 @@ export interface TextSearchRequest {
   filters: EngineFilters;
   limit: number;
   offset: number;
+  /**
+   * Default true. False: the caller does not read `total`, and the engine may skip counting the
+   * whole match set (with free text over a large catalogue that count costs more than the ranking);
+   * `total` is then only a lower bound (at least offset + hits.length).
+   */
+  exactTotal?: boolean;
 }
 
 export interface TextSearchResult {
-  /** Number of parts matching text and filters (exact). */
+  /** Number of parts matching text and filters (exact unless the request set exactTotal: false). */
   total: number;
   /** Best first; BM25-like scores, higher is better. */
   hits: ScoredId[];
@@ -76,6 +82,23 @@ export interface MpnHit {
   matched: string;
   /** Whether the match was on an alias. */
   alias: boolean;
+}
+
+/** MPN search tiers, best first (src/search/mpn.ts describes them). */
+export type MpnTier = 'exact' | 'variant' | 'prefix' | 'infix' | 'fuzzy';
+
+export interface MpnSearchRequest {
+  /** Normalised MPN key (normaliseMpn). */
+  key: string;
+  limit: number;
+  filters?: EngineFilters;
+}
+
+export interface MpnCandidate {
+  id: number;
+  tier: MpnTier;
+  /** The key that matched (the part's MPN key or an alias key). */
+  matched: string;
 }
 
 export interface FacetRequest {
@@ -141,7 +164,14 @@ export interface SearchEngine {
   /** Replaces the stored snapshot of the live version (list edits and the like). */
   saveMeta(meta: CatalogMeta): Promise<void>;
 
+  /** One lookup mode (exact, prefix, infix or fuzzy), ordered by (key length, key, id). */
   mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]>;
+  /**
+   * MPN search: up to `limit` candidates in tier order (exact, variant, prefix, infix, fuzzy), the
+   * tiers' semantics of src/engines/mpn-tiers.ts. SQLite composes them from mpnLookup calls;
+   * OpenSearch answers with one bool query.
+   */
+  mpnSearch(req: MpnSearchRequest): Promise<MpnCandidate[]>;
   textSearch(req: TextSearchRequest): Promise<TextSearchResult>;
   /** Nearest neighbours by cosine similarity (score in [-1, 1]), filters applied before ranking. */
   knn(vector: Float32Array, k: number, filters: EngineFilters): Promise<ScoredId[]>;

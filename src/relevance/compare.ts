@@ -32,6 +32,9 @@ export interface SuiteComparison {
   meanB: Metrics;
   meanDelta: Metrics;
   deltas: QueryDelta[];
+  /** Top-5 constraint satisfaction of A and B (null when a report has none: MPN suites, older reports). */
+  constraintsA: { satisfied: number; queries: number; share: number | null } | null;
+  constraintsB: { satisfied: number; queries: number; share: number | null } | null;
   onlyInA: string[];
   onlyInB: string[];
 }
@@ -79,6 +82,8 @@ export function compareReports(a: RelevanceReport, b: RelevanceReport): SuiteCom
       meanB: sb.mean,
       meanDelta,
       deltas: deltas.sort((x, y) => x.delta - y.delta || (x.id < y.id ? -1 : 1)),
+      constraintsA: sa.constraints ? { satisfied: sa.constraints.satisfied, queries: sa.constraints.queries, share: sa.constraints.share } : null,
+      constraintsB: sb.constraints ? { satisfied: sb.constraints.satisfied, queries: sb.constraints.queries, share: sb.constraints.share } : null,
       onlyInA: [...aIds].filter((id) => !bIndex.has(id)),
       onlyInB: sb.results.map((r) => r.id).filter((id) => !aIds.has(id)),
     });
@@ -111,6 +116,10 @@ export function formatComparison(cmp: readonly SuiteComparison[], opts: { labelA
     lines.push(`  wins ${c.wins}, losses ${c.losses}, ties ${c.ties}`);
     lines.push(`  ${'metric'.padEnd(8)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}   delta`);
     for (const k of METRIC_NAMES) lines.push(`  ${METRIC_LABELS[k].padEnd(8)}  ${f(c.meanA[k]).padStart(6)}  ${f(c.meanB[k]).padStart(6)}  ${signed(c.meanDelta[k]).padStart(6)}`);
+    if (c.constraintsA && c.constraintsB) {
+      const cs = (x: NonNullable<SuiteComparison['constraintsA']>) => `${x.satisfied}/${x.queries}${x.share === null ? '' : ` = ${f(x.share)}`}`;
+      lines.push(`  top 5 satisfy every parsed constraint: A ${cs(c.constraintsA)}, B ${cs(c.constraintsB)}`);
+    }
     if (c.onlyInA.length) lines.push(`  only in A: ${c.onlyInA.join(', ')}`);
     if (c.onlyInB.length) lines.push(`  only in B: ${c.onlyInB.join(', ')}`);
     lines.push('');

@@ -4,7 +4,10 @@
  *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families)
  *         -> candidates: BM25 over the text fields, kNN over the query embedding (when a model and
  *            vectors exist), MPN lookups for MPN-like tokens, all filtered by status first
- *         -> fusion: reciprocal rank fusion of the BM25 and kNN rankings (k = 60)
+ *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
+ *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
+ *            pool (BM25 higher-is-better as the engines return it; cosine), combined as
+ *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
  *         -> constraint ranking: parts satisfying more of the parsed constraints rank first
  *            (constraints dominate; fusion orders parts that satisfy equally many)
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1.
@@ -19,6 +22,14 @@ import { searchMpn } from './mpn.ts';
 import { satisfies, understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
+/** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */
+export type Fusion = 'rrf' | 'normalized';
+export const FUSIONS: readonly Fusion[] = ['rrf', 'normalized'];
+/**
+ * Default fusion, chosen by measurement on the sample natural-language/parametric suite
+ * (bench/results/relevance.md, "Fusion").
+ */
+export const DEFAULT_FUSION: Fusion = 'rrf';
 
 export interface AgenticRequest {
   query: string;
@@ -27,6 +38,8 @@ export interface AgenticRequest {
   filters: EngineFilters;
   /** Which retrievers to use (relevance experiments); default hybrid, lexical when no vectors. */
   retrieval?: Retrieval;
+  /** How BM25 and kNN are fused (relevance experiments); default DEFAULT_FUSION. */
+  fusion?: Fusion;
 }
 
 export interface AgenticResult {
@@ -37,16 +50,59 @@ export interface AgenticResult {
   availableSpecs: Record<string, number>;
   understanding: QueryUnderstanding;
   retrieval: Retrieval;
+  fusion: Fusion;
 }
 
-const RRF_K = 60;
+export const RRF_K = 60;
+/** Weight of the normalised BM25 score in `normalized` fusion; the cosine gets 1 - this. */
+export const NORMALIZED_LEXICAL_WEIGHT = 0.5;
 const POOL_MIN = 100;
 const POOL_MAX = 500;
 
-function rrf(lists: readonly ScoredId[][]): Map<number, number> {
+/** Reciprocal rank fusion: sum over lists of 1 / (k + rank), rank from 1. */
+export function rrf(lists: readonly (readonly ScoredId[])[]): Map<number, number> {
   const score = new Map<number, number>();
   for (const list of lists) list.forEach((h, rank) => score.set(h.id, (score.get(h.id) ?? 0) + 1 / (RRF_K + rank + 1)));
   return score;
+}
+
+/** Min-max normalisation of one list's scores to [0, 1] (all equal: every one 1). Higher is better. */
+export function minMax(list: readonly ScoredId[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (list.length === 0) return out;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const h of list) {
+    if (!Number.isFinite(h.score)) continue;
+    lo = Math.min(lo, h.score);
+    hi = Math.max(hi, h.score);
+  }
+  for (const h of list) {
+    if (out.has(h.id)) continue; // a part listed twice keeps its first (best) score
+    const s = !Number.isFinite(h.score) || hi === lo ? 1 : (h.score - lo) / (hi - lo);
+    out.set(h.id, s);
+  }
+  return out;
+}
+
+/**
+ * Normalised-score fusion: w * minMax(BM25) + (1 - w) * minMax(cosine), a part absent from a list scoring 0
+ * there. Both engines return higher-is-better scores (SQLite negates FTS5 bm25(); OpenSearch _score; the
+ * kNN side is the cosine on both). With one list only, the order is that list's score order.
+ */
+export function normalizedFusion(lexical: readonly ScoredId[], vector: readonly ScoredId[], lexicalWeight = NORMALIZED_LEXICAL_WEIGHT): Map<number, number> {
+  const score = new Map<number, number>();
+  const lists: [Map<number, number>, number][] = [
+    [minMax(lexical), lexical.length && vector.length ? lexicalWeight : 1],
+    [minMax(vector), lexical.length && vector.length ? 1 - lexicalWeight : 1],
+  ];
+  for (const [m, w] of lists) for (const [id, s] of m) score.set(id, (score.get(id) ?? 0) + w * s);
+  return score;
+}
+
+/** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
+export function constraintCount(u: QueryUnderstanding): number {
+  return u.specs.length + u.values.length + (u.packages.length ? 1 : 0);
 }
 
 /** Fraction of the parsed constraints a part satisfies (1 when there are none). */
@@ -68,7 +124,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const canVector = embedder !== null && vectorsIndexed;
   const retrieval: Retrieval = req.retrieval === 'vector' && !canVector ? 'lexical' : (req.retrieval ?? (canVector ? 'hybrid' : 'lexical'));
 
-  const lexical = retrieval !== 'vector' ? engine.textSearch({ text: req.query, filters: req.filters, limit: pool, offset: 0 }).then((r) => r.hits) : Promise.resolve([]);
+  const lexical = retrieval !== 'vector' ? engine.textSearch({ text: req.query, filters: req.filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits) : Promise.resolve([]);
   const vector =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(([v]) => engine.knn(v!, pool, req.filters))
@@ -76,7 +132,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
   const [lex, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
 
-  const fused = rrf([lex, vec]);
+  const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
+  const fused = fusion === 'normalized' ? normalizedFusion(lex, vec) : rrf([lex, vec]);
   const mpnRank = new Map<number, number>();
   mpnHits.flat().forEach((c, i) => {
     if (!mpnRank.has(c.id)) mpnRank.set(c.id, i);
@@ -100,5 +157,6 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     availableSpecs,
     understanding: u,
     retrieval,
+    fusion,
   };
 }

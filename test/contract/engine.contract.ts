@@ -9,6 +9,7 @@ import path from 'node:path';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { normaliseMpn } from '../../src/catalog/mpn.ts';
+import { tieredMpnSearch } from '../../src/engines/mpn-tiers.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { SMALL_VECTORS, tableEmbedder } from '../support/table-embedder.ts';
 
@@ -81,6 +82,24 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await mpnsOf(fuzzy.map((h) => h.id))).toContain('AO3400A');
       const none = await engine.mpnLookup({ key: 'ZZZZZZZZ', mode: 'fuzzy', limit: 10 });
       expect(none).toEqual([]);
+    });
+
+    it('answers MPN search in tier order, as the tiers composed from single lookups', async () => {
+      const tiers = async (key: string, filters = {}) =>
+        Promise.all((await engine.mpnSearch({ key, limit: 10, filters })).map(async (c) => `${c.tier}:${(await mpnsOf([c.id]))[0]}`));
+      expect(await tiers('LM358DR')).toEqual(['exact:LM358DR', 'variant:LM358DR2G']);
+      expect(await tiers('LM358DRG4')).toEqual(['variant:LM358DR']);
+      expect((await tiers('LM358')).slice(0, 3)).toEqual(['variant:LM358D', 'variant:LM358DR', 'variant:LM358DR2G']);
+      expect(await tiers('0710K')).toEqual(['infix:RC0603FR-0710KL']);
+      expect(await tiers('AO3401A')).toContain('fuzzy:AO3400A');
+      // a typo guess only when nothing stronger matched
+      expect((await tiers('AO3400A')).every((t) => !t.startsWith('fuzzy'))).toBe(true);
+      expect(await tiers('ZZZZZZZZ')).toEqual([]);
+      expect(await tiers('LM358DR', { manufacturers: ['onsemi'] })).toEqual(['variant:LM358DR2G']);
+      for (const key of ['LM358', 'LM358D', 'LM358DR', 'LM358DRG4', 'AO3400A', 'AO3401A', '0603', '0710K', 'T491A', 'GRM188', 'LM29', 'TLV7003']) {
+        const composed = await tieredMpnSearch((r) => engine.mpnLookup(r), { key, limit: 10 });
+        expect(await engine.mpnSearch({ key, limit: 10 }), key).toEqual(composed);
+      }
     });
 
     it('ranks text matches by BM25 and counts them exactly', async () => {

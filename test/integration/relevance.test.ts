@@ -19,6 +19,13 @@
  * minimum of two builds; do the same when refreshing it.
  * Investigate a drop: npx partsearch relevance run --retrieval hybrid --out after.json, then
  *   npx partsearch relevance compare before.json after.json
+ *
+ * Baselines are measured with the default fusion (DEFAULT_FUSION in src/search/agentic.ts).
+ *
+ * Constraint satisfaction (issue 5 target): with the service's default retrieval (hybrid with the model,
+ * lexical without) and fusion, the top 5 results satisfy every parsed constraint for at least
+ * CONSTRAINT_TARGET of the sample-nl queries that have parsed constraints and a part meeting them
+ * (definition: src/relevance/runner.ts, "Constraint satisfaction").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,6 +41,7 @@ import type { Retrieval } from '../../src/search/agentic.ts';
 import { noteSkip } from '../support/fixtures.ts';
 
 export const TOLERANCE = 0.02;
+export const CONSTRAINT_TARGET = 0.8;
 /**
  * Approximate kNN (OpenSearch HNSW) moves hybrid and vector means by up to 0.02 between builds of the
  * same data, on top of the committed minimum: those sections get twice the tolerance.
@@ -97,6 +105,18 @@ describe.each(engines)('relevance baseline on %s', (kind) => {
       };
       fs.writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
     }
+  });
+
+  it(`default retrieval and fusion: top 5 satisfy every parsed constraint for >= ${CONSTRAINT_TARGET * 100}% of sample-nl queries`, async () => {
+    const [, queries] = SUITES.find(([name]) => name === 'sample-nl')!;
+    const mode: Retrieval = modelPresent ? 'hybrid' : 'lexical';
+    const r = await runSuite(queries, { engine: index.engine, embedder, retrieval: mode });
+    expect(Object.keys(r.retrieval)).toEqual([mode]);
+    const c = r.constraints!;
+    // Enough queries are measured for the share to mean something, and each was checked against real places.
+    expect(c.queries).toBeGreaterThanOrEqual(20);
+    const failed = r.results.filter((q) => q.constraints?.satisfied === false).map((q) => `${q.id} "${q.query}" top 5 ${JSON.stringify(q.constraints!.top)} of ${q.constraints!.checked}`);
+    expect(c.share!, `top 5 constraint satisfaction on ${kind} ${mode}: ${c.satisfied}/${c.queries}; failing:\n${failed.join('\n')}`).toBeGreaterThanOrEqual(CONSTRAINT_TARGET);
   });
 
   it.each(MODES)('%s retrieval: every mean metric >= baseline - TOLERANCE', async (mode) => {

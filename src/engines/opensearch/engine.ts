@@ -9,7 +9,7 @@ import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
-  EngineFilters, EngineInfo, FacetRequest, FacetResult, MpnHit, MpnLookupRequest, ScoredId, SearchEngine,
+  EngineFilters, EngineInfo, FacetRequest, FacetResult, MpnCandidate, MpnHit, MpnLookupRequest, MpnSearchRequest, MpnTier, ScoredId, SearchEngine,
   TextSearchRequest, TextSearchResult,
 } from '../port.ts';
 import { createClient, OpenSearchError, type OsClient, type OsClientOptions } from './client.ts';
@@ -17,9 +17,10 @@ import { keySort } from './documents.ts';
 import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
+import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
 import {
-  aliasKeyQuery, cosineFromScore, facetAggs, fuzzyQuery, infixQuery, keyMatches, knnQuery, mpnKeyQuery, parseFacets,
+  aliasKeyQuery, cosineFromScore, facetAggs, fuzzyQuery, infixQuery, keyMatches, knnQuery, mpnKeyQuery, mpnSearchQuery, parseFacets,
   SCORE_ORDER, STOCK_ORDER, textQuery, textTokens,
 } from './queries.ts';
 
@@ -30,12 +31,15 @@ export interface OpenSearchEngineOptions {
   prefix: string;
   /** Retry and timeout tuning (tests). */
   client?: OsClientOptions;
+  /** MPN search: the fuzzy clause in the one bool query instead of a follow-up request (see mpnSearch). */
+  mpnFuzzyInQuery?: boolean;
 }
 
 interface Hit {
   _id: string;
   _score: number | null;
   _source?: Record<string, unknown>;
+  fields?: Record<string, unknown[]>;
   sort?: unknown[];
 }
 interface SearchResponse {
@@ -68,6 +72,7 @@ for (def holder : [ctx._source, ctx._source.record]) {
 if (!changed) { ctx.op = 'noop'; }`;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
+  const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
   const client: OsClient = createClient(opts.url, opts.client);
   const names = indexNames(opts.prefix);
   let initialising: Promise<void> | null = null;
@@ -109,10 +114,11 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
    * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
    * first skipping `offset` hits (sort values only), then collecting `limit`.
    */
-  async function page(body: Dsl, offset: number, limit: number): Promise<{ total: number; hits: Hit[] }> {
+  async function page(body: Dsl, offset: number, limit: number, exactTotal = true): Promise<{ total: number; hits: Hit[] }> {
     if (offset + limit <= RESULT_WINDOW) {
-      const r = await search({ ...body, from: offset, size: limit, track_total_hits: true });
-      return { total: r?.hits.total?.value ?? 0, hits: r?.hits.hits ?? [] };
+      const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal });
+      const hits = r?.hits.hits ?? [];
+      return { total: exactTotal ? (r?.hits.total?.value ?? 0) : offset + hits.length, hits };
     }
     let total = 0;
     let after: unknown[] | undefined;
@@ -192,6 +198,63 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return [...hits.values()].slice(0, limit);
   }
 
+  /**
+   * MPN search in one request (queries.ts mpnSearchQuery); tiers are assigned here from the keys the
+   * hits carry, in the order of tieredMpnSearch (the SQLite adapter), which the contract suite checks.
+   */
+  async function mpnSearch(req: MpnSearchRequest): Promise<MpnCandidate[]> {
+    open();
+    const { key } = req;
+    const limit = req.limit;
+    if (!key || limit <= 0) return [];
+    const maxEdits = fuzzyEdits(key);
+    const query = (fuzzy: 'with' | 'only' | 'without') =>
+      search(
+        mpnSearchQuery(key, req.filters ?? {}, limit * 5, { variantMax: VARIANT_SUFFIX_MAX, infixMin: INFIX_MIN_KEY, fuzzyMin: FUZZY_MIN_KEY, fuzzyEdits: maxEdits, fuzzy }),
+      );
+    // The fuzzy clause costs more than all the others together at 578k parts (its automaton walks
+    // the whole term dictionary) and only counts when nothing stronger matched: by default it is
+    // asked for in a second request when the first found nothing (MPN_FUZZY_IN_QUERY=1: one request).
+    let r = await query(fuzzyInQuery ? 'with' : 'without');
+    if (!fuzzyInQuery && !r?.hits.hits.length && key.length >= FUZZY_MIN_KEY) r = await query('only');
+    const byKey = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+    const near = (k: string) => k.length - key.length <= VARIANT_SUFFIX_MAX;
+    /** Tier of a hit, and its rank: the tier, split like tieredMpnSearch orders within it. */
+    const classify = (mpn: string, aliases: string[]): { tier: MpnTier; matched: string; rank: number } | null => {
+      if (mpn === key) return { tier: 'exact', matched: mpn, rank: 0 };
+      if (aliases.includes(key)) return { tier: 'variant', matched: key, rank: 1 };
+      // A part's own MPN key wins over its aliases for the prefix tiers.
+      if (mpn.startsWith(key)) return near(mpn) ? { tier: 'variant', matched: mpn, rank: 2 } : { tier: 'prefix', matched: mpn, rank: 4 };
+      const alias = aliases.filter((a) => a.startsWith(key)).sort(byKey)[0];
+      if (alias !== undefined) return near(alias) ? { tier: 'variant', matched: alias, rank: 3 } : { tier: 'prefix', matched: alias, rank: 5 };
+      if (key.length >= INFIX_MIN_KEY && mpn.includes(key)) return { tier: 'infix', matched: mpn, rank: 6 };
+      return key.length >= FUZZY_MIN_KEY ? { tier: 'fuzzy', matched: mpn, rank: 7 } : null;
+    };
+    const found: { c: MpnCandidate; rank: number; d: number }[] = [];
+    for (const h of r?.hits.hits ?? []) {
+      const hit = classify(String(h.fields?.mpn_norm?.[0] ?? ''), (h.fields?.aliases_norm as string[] | undefined) ?? []);
+      if (!hit) continue;
+      const d = hit.tier === 'fuzzy' ? editDistance(key, hit.matched, maxEdits) : 0;
+      if (d > maxEdits) continue;
+      found.push({ c: { id: Number(h._id), tier: hit.tier, matched: hit.matched }, rank: hit.rank, d });
+    }
+    const strong = found.some((x) => x.c.tier !== 'fuzzy');
+    return found
+      .filter((x) => !strong || x.c.tier !== 'fuzzy')
+      .sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          a.d - b.d ||
+          // fuzzy: closest length, then key (the SQLite adapter's order); other tiers: shorter key first
+          (a.rank === 7
+            ? Math.abs(a.c.matched.length - key.length) - Math.abs(b.c.matched.length - key.length) || (a.c.matched < b.c.matched ? -1 : a.c.matched > b.c.matched ? 1 : 0)
+            : byKey(a.c.matched, b.c.matched)) ||
+          a.c.id - b.c.id,
+      )
+      .slice(0, limit)
+      .map((x) => x.c);
+  }
+
   async function textSearch(req: TextSearchRequest): Promise<TextSearchResult> {
     open();
     const tokens = req.text ? textTokens(req.text) : null;
@@ -202,7 +265,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
-    const { total, hits } = await page(body, Math.max(0, req.offset), Math.max(0, req.limit));
+    const { total, hits } = await page(body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
     return {
       total,
       hits: hits.map((h) => ({ id: Number(h._id), score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0 })),
@@ -394,6 +457,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       metaCache = null;
     },
     mpnLookup,
+    mpnSearch,
     textSearch,
     knn,
     facets,

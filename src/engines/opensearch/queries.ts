@@ -5,6 +5,7 @@
 import { normaliseMpn } from '../../catalog/mpn.ts';
 import type { EngineFilters, FacetResult, MpnMode, SpecValueFacet } from '../port.ts';
 import { filtered, filterQuery, type Dsl } from './filters.ts';
+import { keySort } from './documents.ts';
 import { VECTOR_FIELD } from './mappings.ts';
 
 /** Longest prefix the edge n-gram subfields hold (parts.json mpn_edge_grams.max_gram). */
@@ -78,6 +79,63 @@ export function fuzzyQuery(key: string, maxEdits: number, filters: EngineFilters
       { fuzzy: { mpn_norm: { value: key, fuzziness: maxEdits, transpositions: true, prefix_length: 0, max_expansions: 256 } } },
       { constant_score: { filter: { match: { 'mpn_norm.infix': { query: key } } }, boost: 0 } },
     ]),
+  };
+}
+
+/**
+ * Tier scores of mpnSearchQuery (dis_max: a part scores by its best clause). Fuzzy keeps its own
+ * Lucene score (similarity x idf, at most ~14 at 600k parts), always below infix.
+ */
+export const MPN_TIER_SCORE = { exact: 100, aliasExact: 90, variant: 80, aliasVariant: 75, prefix: 60, aliasPrefix: 50, infix: 20 } as const;
+
+/**
+ * MPN search as one bool query (the tiers of src/engines/mpn-tiers.ts): a dis_max of a high-boost
+ * exact term, alias terms, edge n-gram prefix clauses (split at the variant suffix length through
+ * mpn_len and the alias sort key), the n-gram infix phrase and a bounded fuzzy clause (also sharing a
+ * trigram, like the SQLite candidates), under the filters; best tier first, then shorter key. The
+ * caller assigns tiers from the returned keys and drops fuzzy hits when a stronger tier matched.
+ * `fuzzy`: 'with' (default) the whole bool; 'without' / 'only' split it in two requests.
+ */
+export function mpnSearchQuery(
+  key: string,
+  filters: EngineFilters,
+  size: number,
+  opts: { variantMax: number; infixMin: number; fuzzyMin: number; fuzzyEdits: number; fuzzy?: 'with' | 'only' | 'without' },
+): Dsl {
+  const fuzzy = opts.fuzzy ?? 'with';
+  const scored = (boost: number, filter: Dsl | Dsl[]) => ({ constant_score: { filter: Array.isArray(filter) ? { bool: { filter } } : filter, boost } });
+  const longest = keySort(`${key}${'x'.repeat(opts.variantMax + 1)}`).slice(0, 4);
+  const clauses: Dsl[] = fuzzy === 'only' ? [] : [
+    scored(MPN_TIER_SCORE.exact, { term: { mpn_norm: key } }),
+    scored(MPN_TIER_SCORE.aliasExact, { term: { aliases_norm: key } }),
+    scored(MPN_TIER_SCORE.variant, [keyClause('mpn_norm', key, 'prefix'), { range: { mpn_len: { lte: key.length + opts.variantMax } } }]),
+    scored(MPN_TIER_SCORE.aliasVariant, {
+      nested: {
+        path: 'alias_keys',
+        score_mode: 'none',
+        query: { bool: { filter: [keyClause('alias_keys.key', key, 'prefix'), { range: { 'alias_keys.sort': { lt: longest } } }] } },
+      },
+    }),
+    scored(MPN_TIER_SCORE.prefix, keyClause('mpn_norm', key, 'prefix')),
+    scored(MPN_TIER_SCORE.aliasPrefix, keyClause('aliases_norm', key, 'prefix')),
+  ];
+  if (key.length >= opts.infixMin && fuzzy !== 'only') clauses.push(scored(MPN_TIER_SCORE.infix, { match_phrase: { 'mpn_norm.infix': { query: key } } }));
+  if (key.length >= opts.fuzzyMin && fuzzy !== 'without') {
+    clauses.push({
+      bool: {
+        must: [{ fuzzy: { mpn_norm: { value: key, fuzziness: opts.fuzzyEdits, transpositions: true, prefix_length: 0, max_expansions: 50 } } }],
+        filter: [{ match: { 'mpn_norm.infix': { query: key } } }],
+      },
+    });
+  }
+  return {
+    size,
+    track_total_hits: false,
+    // Keys from doc values: no stored _source (which holds the whole record) is read.
+    _source: false,
+    docvalue_fields: ['mpn_norm', 'aliases_norm'],
+    query: filtered(filters, [{ dis_max: { queries: clauses, tie_breaker: 0 } }]),
+    sort: [{ _score: 'desc' }, ...KEY_ORDER],
   };
 }
 

@@ -1,0 +1,108 @@
+/** Agentic fusion (RRF and normalised scores) and the relevance runner's top-5 constraint-satisfaction measure. */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import type { RelevanceQuery } from '../../src/relevance/format.ts';
+import { runSuite, topSatisfied } from '../../src/relevance/runner.ts';
+import { constraintCount, DEFAULT_FUSION, minMax, NORMALIZED_LEXICAL_WEIGHT, normalizedFusion, rrf, RRF_K } from '../../src/search/agentic.ts';
+import { understandQuery } from '../../src/search/understand.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
+
+const ids = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+
+describe('fusion', () => {
+  it('RRF sums 1 / (k + rank) over the lists', () => {
+    const f = rrf([
+      [{ id: 1, score: 9 }, { id: 2, score: 5 }],
+      [{ id: 2, score: 0.9 }, { id: 3, score: 0.8 }],
+    ]);
+    expect(f.get(1)).toBeCloseTo(1 / (RRF_K + 1));
+    expect(f.get(2)).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1));
+    expect(ids(f)).toEqual([2, 1, 3]);
+  });
+
+  it('min-max maps a list to [0, 1], best 1 and worst 0; equal scores all 1', () => {
+    expect([...minMax([{ id: 1, score: 12 }, { id: 2, score: 7 }, { id: 3, score: 2 }]).values()]).toEqual([1, 0.5, 0]);
+    expect([...minMax([{ id: 1, score: 3 }, { id: 2, score: 3 }]).values()]).toEqual([1, 1]);
+    expect(minMax([]).size).toBe(0);
+  });
+
+  it('normalised fusion weights BM25 and cosine, uses scores not ranks, and scores a missing part 0 in that list', () => {
+    const lex = [{ id: 1, score: 20 }, { id: 2, score: 19 }, { id: 3, score: 2 }];
+    const vec = [{ id: 3, score: 0.62 }, { id: 2, score: 0.6 }, { id: 4, score: 0.3 }];
+    const f = normalizedFusion(lex, vec);
+    const w = NORMALIZED_LEXICAL_WEIGHT;
+    expect(f.get(1)).toBeCloseTo(w * 1);
+    expect(f.get(2)).toBeCloseTo(w * (17 / 18) + (1 - w) * (0.3 / 0.32));
+    expect(f.get(3)).toBeCloseTo((1 - w) * 1);
+    expect(f.get(4)).toBeCloseTo(0);
+    // Part 2 is second in both lists and close to the top of both by score: first here, unlike RRF's tie-break.
+    expect(ids(f)[0]).toBe(2);
+    // A lexical-only or vector-only run keeps that list's order.
+    expect(ids(normalizedFusion(lex, []))).toEqual([1, 2, 3]);
+    expect(ids(normalizedFusion([], vec))).toEqual([3, 2, 4]);
+  });
+
+  it('the default fusion is one of the two', () => {
+    expect(['rrf', 'normalized']).toContain(DEFAULT_FUSION);
+  });
+});
+
+describe('constraint satisfaction of the top 5', () => {
+  it('checks the top min(5, satisfying parts) places; a missing place is a miss; nothing to check is null', () => {
+    expect(topSatisfied(5, [true, true, true, true, true])).toBe(true);
+    expect(topSatisfied(5, [true, true, true, true, false])).toBe(false);
+    expect(topSatisfied(2, [true, true, false, false, false])).toBe(true);
+    expect(topSatisfied(2, [true, false, true])).toBe(false);
+    expect(topSatisfied(3, [true, true])).toBe(false);
+    expect(topSatisfied(0, [])).toBeNull();
+  });
+
+  it('counts spec, value and package constraints (families are hints)', () => {
+    expect(constraintCount(understandQuery('10k 0603 1% resistor'))).toBe(3);
+    expect(constraintCount(understandQuery('dual op amp'))).toBe(0);
+  });
+
+  describe('runner on the small fixture (SQLite, lexical)', () => {
+    let engine: SearchEngine;
+    beforeAll(async () => {
+      engine = createSqliteEngine({ file: path.join(tempDir(), 'rel.db') });
+      await engine.init();
+      await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+    });
+    afterAll(async () => engine?.close());
+
+    const q = (id: string, query: string, kind: string, slug: string): RelevanceQuery => ({ id, suite: 'small', kind, query, endpoint: 'agentic', judgments: { [slug]: 3 } });
+    const queries: RelevanceQuery[] = [
+      q('a1', '10k 0603 1% resistor', 'parametric', 'yageo/RC0603FR-0710KL'),
+      q('a2', '3.3V LDO SOT-23-5', 'parametric', 'texas-instruments/TLV70033DDCR'),
+      q('a3', '1k resistor 0402', 'parametric', 'yageo/RC0603FR-0710KL'),
+      q('a4', 'dual op amp', 'nl', 'texas-instruments/LM358DR'),
+      { id: 'm1', suite: 'small', query: 'LM358DR', endpoint: 'mpn', judgments: { 'texas-instruments/LM358DR': 3 } },
+    ];
+
+    it('reports per query and per suite, leaving out unconstrained and unsatisfiable queries', async () => {
+      const r = await runSuite(queries, { engine, embedder: null });
+      const by = Object.fromEntries(r.results.map((x) => [x.id, x]));
+      // Two parts of the fixture are 10 kΩ 0603 1% resistors: both must lead.
+      expect(by.a1!.constraints).toMatchObject({ parsed: 3, checked: 2, satisfied: true });
+      expect(by.a1!.constraints!.top.slice(0, 2)).toEqual([true, true]);
+      expect(by.a2!.constraints).toMatchObject({ parsed: 2, checked: 1, satisfied: true });
+      // No 1 kΩ 0402 resistor in the fixture: cannot pass or fail.
+      expect(by.a3!.constraints).toMatchObject({ parsed: 2, checked: 0, satisfied: null });
+      expect(by.a4!.constraints).toMatchObject({ parsed: 0, checked: 0, satisfied: null });
+      expect(by.m1!.constraints).toBeNull();
+      expect(by.a1!.fusion).toBe(DEFAULT_FUSION);
+      expect(r.constraints).toMatchObject({ queries: 2, satisfied: 2, share: 1, unconstrained: 1, unsatisfiable: 1 });
+      expect(r.constraints!.byKind.parametric).toMatchObject({ queries: 2, satisfied: 2, unsatisfiable: 1 });
+      expect(r.constraints!.byKind.nl).toMatchObject({ queries: 0, share: null, unconstrained: 1 });
+    });
+
+    it('runs the requested fusion', async () => {
+      const r = await runSuite(queries.slice(0, 1), { engine, embedder: null, fusion: 'normalized' });
+      expect(r.results[0]!.fusion).toBe('normalized');
+    });
+  });
+});
