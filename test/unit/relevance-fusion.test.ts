@@ -1,14 +1,11 @@
 /** Agentic fusion (RRF and normalised scores) and the relevance runner's top-5 constraint-satisfaction measure. */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { RelevanceQuery } from '../../src/relevance/format.ts';
 import { runSuite, topSatisfied } from '../../src/relevance/runner.ts';
 import { constraintCount, DEFAULT_FUSION, minMax, NORMALIZED_LEXICAL_WEIGHT, normalizedFusion, rrf, RRF_K } from '../../src/search/agentic.ts';
 import { understandQuery } from '../../src/search/understand.ts';
-import { SMALL, tempDir } from '../support/fixtures.ts';
+import { smallSqliteEngine } from '../support/small-engine.ts';
 
 const ids = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
 
@@ -68,9 +65,7 @@ describe('constraint satisfaction of the top 5', () => {
   describe('runner on the small fixture (SQLite, lexical)', () => {
     let engine: SearchEngine;
     beforeAll(async () => {
-      engine = createSqliteEngine({ file: path.join(tempDir(), 'rel.db') });
-      await engine.init();
-      await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+      engine = await smallSqliteEngine();
     });
     afterAll(async () => engine?.close());
 

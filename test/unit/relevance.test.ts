@@ -1,9 +1,6 @@
 /** Relevance tooling: metrics (pure), fixture format, runner (lexical, small fixture), compare, and the sample suites' reproducibility. */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { compareReports, formatComparison } from '../../src/relevance/compare.ts';
 import { FixtureError, formatSuite, parseSuite, type RelevanceQuery } from '../../src/relevance/format.ts';
@@ -11,7 +8,7 @@ import { dcgAt, meanMetrics, metricsOf, ndcgAt, precisionAt, recallAt, reciproca
 import { oneEditAway } from '../../src/relevance/mpn-suite.ts';
 import { runSuite, type RelevanceReport, type SuiteResult } from '../../src/relevance/runner.ts';
 import { buildSampleSuites, SAMPLE_MPN_FILE, SAMPLE_NL_FILE } from '../relevance/build-sample-suites.ts';
-import { SMALL, tempDir } from '../support/fixtures.ts';
+import { smallSqliteEngine } from '../support/small-engine.ts';
 
 describe('metrics', () => {
   const j = { a: 3, b: 2, c: 1, z: 0 };
@@ -108,9 +105,7 @@ describe('typo neighbourhood', () => {
 describe('runner on the small fixture (SQLite, lexical)', () => {
   let engine: SearchEngine;
   beforeAll(async () => {
-    engine = createSqliteEngine({ file: path.join(tempDir(), 'rel.db') });
-    await engine.init();
-    await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+    engine = await smallSqliteEngine();
   });
   afterAll(async () => engine?.close());
 
