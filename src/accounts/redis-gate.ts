@@ -22,7 +22,7 @@ import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys } from './redis-store.ts';
 import { decodeThrottleReply, memberSequence, THROTTLE_LUA, throttleKey } from './redis-throttle.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
-import { createTurnBatcher } from './turn-batcher.ts';
+import { createTurnBatcher } from '../util/turn.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
 
 const ADMIT = `

@@ -39,7 +39,7 @@ import {
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
-import { createTurnBatcher } from './turn-batcher.ts';
+import { createTurnBatcher } from '../util/turn.ts';
 import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
 
 const CREATE_ACCOUNT = `

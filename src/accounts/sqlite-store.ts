@@ -25,7 +25,7 @@ import Database from 'better-sqlite3';
 import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, UsageSummary } from './port.ts';
 import { USAGE_CLASSES } from './port.ts';
 import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
-import { createTurnBatcher } from './turn-batcher.ts';
+import { createTurnBatcher, oncePerTurn } from '../util/turn.ts';
 import {
   DEFAULT_CREDIT_MICROS,
   DuplicateAccountNameError,
@@ -205,14 +205,9 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
   let seenVersion = q.dataVersion.get();
   // Reading data_version costs about as much as a query (it opens a read transaction), so it is
   // read once per turn of the event loop: requests handled in the same turn share one check.
-  let checkedThisTurn = false;
-  const endTurn = () => {
-    checkedThisTurn = false;
-  };
+  const firstThisTurn = oncePerTurn();
   const dropCacheIfStale = () => {
-    if (checkedThisTurn) return;
-    checkedThisTurn = true;
-    setImmediate(endTurn);
+    if (!firstThisTurn()) return;
     const v = q.dataVersion.get();
     if (v !== seenVersion) {
       seenVersion = v;

@@ -20,6 +20,7 @@ import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
 import { ftsMatch, trigramMatch } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
+import { oncePerTurn } from '../../util/turn.ts';
 
 
 export interface SqliteEngineOptions {
@@ -41,6 +42,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const stmts = new Map<string, Database.Statement>();
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
+  const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  // Another process's commit (an ingest swapping versions) is looked for once per event-loop turn.
+  const firstThisTurn = oncePerTurn();
 
   /** Commits on this connection do not move data_version: forget what we read. */
   function invalidate(): void {
@@ -49,7 +53,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   }
 
   function refresh(): void {
-    const dv = db.pragma('data_version', { simple: true }) as number;
+    if (!firstThisTurn() && dataVersion !== -1) return;
+    const dv = readDataVersion.get() as number;
     if (dv === dataVersion) return;
     dataVersion = dv;
     const l = getPointer.get('live')?.value ?? null;

@@ -53,3 +53,22 @@ export function createTurnBatcher<I, O>(run: (items: I[]) => Promise<(O | Error)
     flush,
   };
 }
+
+/**
+ * A gate that opens once per turn of the event loop: the returned function answers true on its
+ * first call in a turn and false until the next turn. For checks whose cost should be shared by
+ * everything handled in the same turn (e.g. SQLite's `PRAGMA data_version`, which opens a read
+ * transaction): a change made by another process reaches this one through I/O, i.e. in a later turn.
+ */
+export function oncePerTurn(): () => boolean {
+  let open = true;
+  const reopen = () => {
+    open = true;
+  };
+  return () => {
+    if (!open) return false;
+    open = false;
+    setImmediate(reopen);
+    return true;
+  };
+}

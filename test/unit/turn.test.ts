@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTurnBatcher } from '../../src/accounts/turn-batcher.ts';
+import { createTurnBatcher, oncePerTurn } from '../../src/util/turn.ts';
 
 describe('turn batcher (group commit)', () => {
   it('hands the items of one turn to one run, in order, and answers each caller', async () => {
@@ -39,5 +39,14 @@ describe('turn batcher (group commit)', () => {
     b.flush();
     expect(sizes).toEqual([4, 4, 2, 1]);
     expect(await p).toBe(7);
+  });
+});
+
+describe('oncePerTurn', () => {
+  it('opens once per turn of the event loop', async () => {
+    const first = oncePerTurn();
+    expect([first(), first(), first()]).toEqual([true, false, false]);
+    await new Promise((r) => setImmediate(r));
+    expect([first(), first()]).toEqual([true, false]);
   });
 });
