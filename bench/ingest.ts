@@ -102,11 +102,13 @@ for (const engine of engines) {
     console.log(`${engine} full 29k with embeddings: ${Math.round(pps)} parts/s; raw model ${Math.round(raw.textsPerSecond)} texts/s; ratio ${(pps / raw.textsPerSecond).toFixed(2)} (goal >= 0.8); peak RSS ${run.maxRssMb} MB`);
   }
   if (values.only !== 'full') {
+    console.log(`load average before the slim runs: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
     const small = ingest(engine, ['--parts', slim100k, ...sideFiles, '--no-embeddings']);
     const big = ingest(engine, ['--parts', slim, ...sideFiles, '--no-embeddings']);
-    out.slim = { first100k: small, all582k: big };
-    console.log(`${engine} slim 100k lexical-only: ${Math.round(small.summary.partsPerSecond as number)} parts/s, peak RSS ${small.maxRssMb} MB`);
-    console.log(`${engine} slim 582k lexical-only: ${Math.round(big.summary.partsPerSecond as number)} parts/s (goal ${engine === 'sqlite' ? '20,000' : '5,000'}), peak RSS ${big.maxRssMb} MB (goal < 500)`);
+    const phases = (r: Run) => `${(r.summary.seconds as number).toFixed(1)} s: streaming ${(r.summary.streamSeconds as number).toFixed(1)} s, after the last write ${(r.summary.finishSeconds as number).toFixed(1)} s`;
+    console.log(`${engine} slim 100k lexical-only: ${Math.round(small.summary.partsPerSecond as number)} parts/s (${phases(small)}), peak RSS ${small.maxRssMb} MB`);
+    console.log(`${engine} slim 582k lexical-only: ${Math.round(big.summary.partsPerSecond as number)} parts/s (${phases(big)}; goal ${engine === 'sqlite' ? '20,000' : '5,000'}), peak RSS ${big.maxRssMb} MB (goal < 500)`);
+    out.slim = { first100k: small, all582k: big, loadAverageAfter: os.loadavg().map((x) => +x.toFixed(2)) };
   }
   // Merge into the engine's results file so that --only runs keep the other section.
   const file = path.join(root, 'bench', 'results', `ingest-${engine}.json`);

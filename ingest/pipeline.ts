@@ -4,7 +4,7 @@
  *   read lines (plain or gzip, streamed) -> JSON.parse -> ajv (dump schema) -> normalise
  *     -> batch -> embed (when a model is loaded) -> engine loader (retries inside) -> finish
  *
- * Guarantees: memory stays flat with file size (at most two batches in flight); every record that
+ * Guarantees: memory stays flat with file size (a few batches in flight); every record that
  * does not go in as written is in the report; the live version changes only when the new one holds
  * exactly the parts that were accepted (count check), and the previous version is kept for
  * rollback. Running the same dump twice yields the same index.
@@ -52,7 +52,12 @@ export interface IngestSummary {
   partsPerSecond: number;
   /** Seconds spent inside the embedding model (0 when lexical-only). */
   embedSeconds: number;
-  /** Seconds spent building indexes, checking the count and swapping (after the last write). */
+  /** Seconds until every record was read and written (the engine may still be indexing). */
+  streamSeconds: number;
+  /**
+   * Seconds after the last write: the engine's end-of-load index builds, snapshot, count check and
+   * swap.
+   */
   finishSeconds: number;
   embedded: boolean;
   version: string;
@@ -65,7 +70,11 @@ const validatePart = ajv.compile(dumpPartSchema);
 
 export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const batchSize = o.batchSize ?? (o.embedder ? 256 : 2000);
+  // Lexical-only: smaller batches, more of them in flight. The load worker indexes the FTS tables
+  // between writes, and the ingest thread keeps parsing meanwhile; small batches die young (less
+  // garbage-collector work) and keep memory flat.
+  const batchSize = o.batchSize ?? (o.embedder ? 256 : 1000);
+  const maxInFlight = o.embedder ? 2 : 4;
   const progress = o.progress ?? createProgress({ quiet: true });
   const previous = await o.engine.meta();
 
@@ -146,7 +155,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     const task = processBatch(batch);
     task.catch(() => undefined); // observed below; avoids an unhandled rejection while queued
     inFlight.push(task);
-    if (inFlight.length >= 2) await inFlight.shift();
+    if (inFlight.length >= maxInFlight) await inFlight.shift();
   }
 
   try {
@@ -196,9 +205,11 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     await writeChain;
     progress.update({ ...state(), bytes: totalBytes });
     progress.done();
+    const streamSeconds = (performance.now() - started) / 1000;
 
     if (written.size === 0) throw new IngestInputError('nothing was indexed: every record was rejected or the files were empty');
 
+    // The first call after the last write waits for the engine's end-of-load index builds.
     tree.setCounts(await loader.countsBy('category'));
     const mfrCounts = await loader.countsBy('manufacturer');
     for (const m of registry.all()) m.part_count = mfrCounts.get(m.slug) ?? 0;
@@ -230,9 +241,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       specs: [...specNames].map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null })).sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [...listData, ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length }))],
     };
-    const finishStarted = performance.now();
     const { version, count } = await loader.finish(meta, written.size);
-    const finishSeconds = (performance.now() - finishStarted) / 1000;
+    const finishSeconds = (performance.now() - started) / 1000 - streamSeconds;
     await report.close();
     const seconds = (performance.now() - started) / 1000;
     return {
@@ -245,6 +255,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       seconds,
       partsPerSecond: read / seconds,
       embedSeconds: embedMs / 1000,
+      streamSeconds,
       finishSeconds,
       embedded: o.embedder !== null,
       version,

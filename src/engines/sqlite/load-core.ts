@@ -1,18 +1,23 @@
 /**
  * The synchronous core of a SQLite bulk load, run either in the caller's thread or in a worker
  * (load-worker.ts) so parsing and writing overlap. Rows go into fresh version tables, one
- * transaction per batch, in append order; the FTS tables and secondary indexes are built in one
- * pass each at the end. `finish` verifies the count and swaps the live pointer in one transaction,
- * keeping the previous version for rollback and dropping older ones.
+ * transaction per batch, in append order. The FTS tables (external content over the parts table)
+ * are filled while the load streams: `catchUp` indexes the rows written since the last catch-up,
+ * a chunk at a time, with one INSERT ... SELECT per FTS table (the worker calls it after answering a
+ * write, i.e. while the ingest thread parses the next batch). The category and manufacturer indexes
+ * are maintained during the load; the other B-tree indexes are built at the end, one pass each (much
+ * cheaper than maintaining them row by row: their keys arrive in random order). `finish` verifies the
+ * count and swaps the live pointer in one transaction, keeping the previous version for rollback
+ * and dropping older ones.
  */
 import type Database from 'better-sqlite3';
 import { IdMap } from '../../catalog/id-set.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
 import type { WriteFailure } from '../port.ts';
-import { createVersionDdl, dropVersionDdl, FTS_COLUMNS, indexVersionDdl, versionTables } from './schema.ts';
+import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { ftsRow } from './text.ts';
 
-/** A part flattened for the load (cheap to post to a worker). */
+/** A part flattened for the load (cheap to post to a worker: arrays of strings and numbers). */
 export interface LoadRow {
   id: number;
   mpn: string;
@@ -44,18 +49,41 @@ export function nextVersion(db: Database.Database): string {
   return `v${seq}`;
 }
 
+export interface LoadCoreOptions {
+  /**
+   * Rows written before `catchUp` indexes them into the FTS tables. Each chunk is one FTS transaction
+   * (one new segment, merged by FTS5's automerge); small enough that the ingest thread, a few batches
+   * ahead, does not wait for it, and its rows are still in the page cache when read back.
+   */
+  ftsChunkRows?: number;
+  /** Phase timings on stderr (PARTSEARCH_LOAD_TRACE=1). */
+  trace?: (line: string) => void;
+}
+
 export interface LoadCore {
   /** Rows after the indexes are built are refused (the pipeline writes everything first). */
   write(rows: readonly LoadRow[]): WriteFailure[];
+  /**
+   * Indexes written rows into the FTS tables once a chunk has accumulated (or all of them with
+   * `all`). Meant for idle time between writes; an error is kept and thrown by the next call.
+   */
+  catchUp(all?: boolean): void;
   countsBy(field: 'category' | 'manufacturer'): [string, number][];
   finish(metaJson: string, expected: number): { version: string; count: number };
   abort(): void;
 }
 
-export function createLoadCore(db: Database.Database, version: string, dims: number | null): LoadCore {
+export const DEFAULT_FTS_CHUNK_ROWS = 6_000;
+
+export function createLoadCore(db: Database.Database, version: string, dims: number | null, opts: LoadCoreOptions = {}): LoadCore {
   const t = versionTables(version);
+  const chunkRows = opts.ftsChunkRows ?? DEFAULT_FTS_CHUNK_ROWS;
+  const trace = opts.trace ?? (() => undefined);
   db.exec(dropVersionDdl(version));
   db.exec(createVersionDdl(version, dims));
+  // Indexes whose keys arrive nearly in order (few distinct values, rowids ascending) cost less
+  // maintained row by row than built by a pass over the whole table at the end.
+  db.exec(earlyIndexDdl(version));
   // The version being loaded is disposable until it is swapped in: no fsync while loading.
   db.pragma('synchronous = OFF');
   const restore = () => db.pragma('synchronous = NORMAL');
@@ -63,22 +91,25 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const rowOf = new IdMap();
   let replaced = 0;
   let indexed = false;
-  /** Sweeps replaced rows' side rows, then builds the FTS tables and indexes (once). */
-  const buildIndexes = () => {
-    if (indexed) return;
-    if (replaced > 0) {
-      for (const tbl of [t.aliases, t.specs, t.members]) {
-        db.exec(`DELETE FROM ${tbl} WHERE prow NOT IN (SELECT rowid FROM ${t.parts})`);
-      }
-    }
-    db.exec(indexVersionDdl(version));
-    indexed = true;
-  };
+  /** Rows up to this rowid are in the FTS tables (rowids only grow: AUTOINCREMENT). */
+  let ftsUpTo = 0;
+  let lastRowid = 0;
+  let ftsPending = 0;
+  let deferred: Error | null = null;
+  const started = performance.now();
+  let writeMs = 0;
+  let ftsMs = 0;
 
+  const ftsCols = FTS_COLUMNS.map(([c]) => `t_${c}`).join(', ');
   const insPart = db.prepare(
-    `INSERT INTO ${t.parts} (id, mpn_norm, mfr_slug, mpn_slug, status, category, stock, min_price, record, ${FTS_COLUMNS.map(([c]) => `t_${c}`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+    `INSERT INTO ${t.parts} (id, mpn_norm, mfr_slug, mpn_slug, status, category, stock, min_price, record, ${ftsCols}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
   );
   const delPart = db.prepare(`DELETE FROM ${t.parts} WHERE rowid = ?`);
+  // External-content FTS tables: entries are added and removed with the row's indexed values.
+  const ftsAdd = db.prepare(`INSERT INTO ${t.fts} (rowid, ${ftsCols}) SELECT rowid, ${ftsCols} FROM ${t.parts} WHERE rowid > ? AND rowid <= ?`);
+  const triAdd = db.prepare(`INSERT INTO ${t.tri} (rowid, mpn_norm) SELECT rowid, mpn_norm FROM ${t.parts} WHERE rowid > ? AND rowid <= ?`);
+  const ftsDel = db.prepare(`INSERT INTO ${t.fts} (${t.fts}, rowid, ${ftsCols}) SELECT 'delete', rowid, ${ftsCols} FROM ${t.parts} WHERE rowid = ?`);
+  const triDel = db.prepare(`INSERT INTO ${t.tri} (${t.tri}, rowid, mpn_norm) SELECT 'delete', rowid, mpn_norm FROM ${t.parts} WHERE rowid = ?`);
   const insAlias = db.prepare(`INSERT INTO ${t.aliases} (alias_norm, prow) VALUES (?, ?)`);
   const insSpec = db.prepare(`INSERT INTO ${t.specs} (prow, name, value, num, min, max, unit) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insMember = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) VALUES (?, ?)`);
@@ -86,42 +117,101 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const delVec = dims ? db.prepare(`DELETE FROM ${t.vec} WHERE part_id = ?`) : null;
 
   const writeBatch = db.transaction((rows: readonly LoadRow[]) => {
+    let last = lastRowid;
     for (const r of rows) {
       const old = rowOf.get(r.id);
       if (old !== undefined) {
         // A later record with the same identity replaces the earlier one; its side rows are
-        // swept once in finish().
+        // swept once at the end, its FTS entries go now if they were already added.
+        if (old <= ftsUpTo) {
+          ftsDel.run(old);
+          triDel.run(old);
+        }
         delPart.run(old);
         delVec?.run(BigInt(r.id));
         replaced++;
       }
       const prow = Number(insPart.run(...r.cols).lastInsertRowid);
+      last = prow;
       rowOf.set(r.id, prow);
       for (const a of r.aliases) insAlias.run(a, prow);
       for (const s of r.specs) insSpec.run(prow, ...s);
       for (const l of r.lists) insMember.run(l, prow);
       if (insVec && r.vec) insVec.run(BigInt(r.id), Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
     }
+    return last;
   });
+
+  const ftsChunk = db.transaction((from: number, to: number) => {
+    ftsAdd.run(from, to);
+    triAdd.run(from, to);
+  });
+  const indexFts = () => {
+    if (lastRowid <= ftsUpTo) return;
+    const t0 = performance.now();
+    ftsChunk(ftsUpTo, lastRowid);
+    ftsUpTo = lastRowid;
+    ftsPending = 0;
+    ftsMs += performance.now() - t0;
+  };
+  const throwDeferred = () => {
+    if (deferred) throw deferred;
+  };
+
+  /** Indexes the last FTS chunk, sweeps replaced rows' side rows, then builds the B-tree indexes (once). */
+  const buildIndexes = () => {
+    throwDeferred();
+    if (indexed) return;
+    const t0 = performance.now();
+    indexFts();
+    const t1 = performance.now();
+    if (replaced > 0) {
+      for (const tbl of [t.aliases, t.specs, t.members]) {
+        db.exec(`DELETE FROM ${tbl} WHERE prow NOT IN (SELECT rowid FROM ${t.parts})`);
+      }
+    }
+    db.exec(lateIndexDdl(version));
+    indexed = true;
+    const secs = (ms: number) => (ms / 1000).toFixed(1);
+    trace(
+      `streaming ${secs(t0 - started)} s (writes ${secs(writeMs)} s, FTS ${secs(ftsMs - (t1 - t0))} s); ` +
+        `at the end: last FTS chunk ${secs(t1 - t0)} s, B-tree indexes ${secs(performance.now() - t1)} s`,
+    );
+  };
 
   return {
     write(rows) {
+      throwDeferred();
       if (indexed) throw new Error('this load is finishing: no more rows are accepted');
+      const t0 = performance.now();
       try {
-        writeBatch(rows);
+        lastRowid = writeBatch(rows);
+        ftsPending += rows.length;
         return [];
       } catch (e) {
         // One bad row must not sink the batch: retry row by row and report the ones that fail.
         const failures: WriteFailure[] = [];
         for (const r of rows) {
           try {
-            writeBatch([r]);
+            lastRowid = writeBatch([r]);
+            ftsPending++;
           } catch (err) {
             failures.push({ id: r.id, mpn: r.mpn, manufacturer: r.manufacturer, reason: (err as Error).message });
           }
         }
         if (failures.length === rows.length) throw e;
         return failures;
+      } finally {
+        writeMs += performance.now() - t0;
+      }
+    },
+    catchUp(all = false) {
+      if (deferred || indexed) return;
+      if (!all && ftsPending < chunkRows) return;
+      try {
+        indexFts();
+      } catch (e) {
+        deferred = e as Error;
       }
     },
     countsBy(field) {

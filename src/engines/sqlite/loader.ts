@@ -18,7 +18,9 @@ export function createSqliteLoader(db: Database.Database, file: string, dims: nu
     return {
       version,
       async write(parts) {
-        return core.write(parts.map(toLoadRow));
+        const failures = core.write(parts.map(toLoadRow));
+        core.catchUp();
+        return failures;
       },
       async countsBy(field) {
         return new Map(core.countsBy(field));
