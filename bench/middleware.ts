@@ -1,13 +1,15 @@
 /**
  * Overhead of the auth + throttle + metering middleware (issue 3) on a cheap route, per adapter:
  * requests/s of a bare public route and of the same handler behind the guard (valid key,
- * capability, throttle hit, monthly request count, a metered debit of one unit at price 0), measured
+ * capability, throttle hit, monthly request count, a metered debit of one part record at
+ * --price-usd, default 0.002: a ledger entry per request; 0 records usage only), measured
  * alternately in the same run against the same server. Goals: guarded/bare >= 0.8 with SQLite,
- * >= 0.6 with Redis.
+ * >= 0.6 with Redis. Also the server's own CPU time per request in each phase (the load generator
+ * runs in a child process, so on 2 cores req/s is partly bound by the client).
  *
- *   npx tsx bench/middleware.ts [--adapter sqlite|redis|all] [--seconds 5] [--concurrency 32]
+ *   npx tsx bench/middleware.ts [--adapter sqlite|redis|all] [--seconds 5] [--concurrency 32] [--rounds 5] [--price-usd 0.002]
  *
- * The load generator runs in a child process. Redis runs need REDIS_URL.
+ * Redis runs need REDIS_URL.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -27,7 +29,7 @@ import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { adapter: { type: 'string', default: 'all' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { adapter: { type: 'string', default: 'all' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' }, rounds: { type: 'string', default: '5' }, 'price-usd': { type: 'string', default: '0.002' } } });
 const adapters = values.adapter === 'all' ? ['sqlite', ...(process.env.REDIS_URL ? ['redis'] : [])] : [values.adapter!];
 if (values.adapter === 'all' && !process.env.REDIS_URL) console.log('[skip] redis: REDIS_URL is not set');
 
@@ -55,17 +57,17 @@ function benchRoutes(): RouteSpec[] {
 /** The load generator in a child process (asynchronously: the server shares this event loop). */
 async function load(url: string, headers: Record<string, string>) {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) })], { encoding: 'utf8' });
-  return JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
+  return JSON.parse(stdout.trim()) as { requests: number; rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
 }
 
-const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores`, seconds: Number(values.seconds), concurrency: Number(values.concurrency) };
+const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores`, seconds: Number(values.seconds), concurrency: Number(values.concurrency), rounds: Number(values.rounds), price_usd: Number(values['price-usd']) };
 for (const adapter of adapters) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'psbench-mw-'));
   const prefix = `psbench-mw-${process.pid}:`;
   const config = loadConfig({
     PARTSEARCH_DATA_DIR: dir,
     EMBEDDING_MODEL_DIR: 'none',
-    PRICES_USD: 'part_records=0',
+    PRICES_USD: `part_records=${values['price-usd']}`,
     MONTHLY_REQUEST_CAP: '1000000000',
     ...(adapter === 'redis' ? { REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: prefix } : {}),
   });
@@ -73,7 +75,7 @@ for (const adapter of adapters) {
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
   const { accounts, throttle, gate } = await createAccounts(config);
   const s: AppServices = { config, engine, catalog: createCatalogProvider(engine), embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle, gate };
-  const account = await accounts.createAccount({ name: 'bench', subscription: true });
+  const account = await accounts.createAccount({ name: 'bench', subscription: true, credit_micros: 1e15 });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
   const app = createApp(s, { extraRoutes: benchRoutes() });
   const server = app.listen(0, '127.0.0.1');
@@ -83,17 +85,43 @@ for (const adapter of adapters) {
   await load(`${base}/bench/bare`, {}); // warm-up
   const bare: number[] = [];
   const guarded: number[] = [];
+  const bareCpu: number[] = [];
+  const guardedCpu: number[] = [];
   let lastGuarded: Awaited<ReturnType<typeof load>> | null = null;
+  /** One load phase; also the server's own CPU time per request (this process: the load is a child). */
+  const phase = async (url: string, headers: Record<string, string>) => {
+    const cpu = process.cpuUsage();
+    const r = await load(url, headers);
+    const used = process.cpuUsage(cpu);
+    return { ...r, cpuUsPerRequest: +((used.user + used.system) / Math.max(1, r.requests)).toFixed(1) };
+  };
   for (let i = 0; i < Number(values.rounds); i++) {
-    bare.push((await load(`${base}/bench/bare`, {})).rps);
-    lastGuarded = await load(`${base}/v1/bench/guarded`, { Authorization: `Bearer ${secret}` });
-    if (Object.keys(lastGuarded.statuses).some((k) => k !== '200')) throw new Error(`guarded route answered ${JSON.stringify(lastGuarded.statuses)}`);
-    guarded.push(lastGuarded.rps);
+    const b = await phase(`${base}/bench/bare`, {});
+    bare.push(b.rps);
+    bareCpu.push(b.cpuUsPerRequest);
+    const g = await phase(`${base}/v1/bench/guarded`, { Authorization: `Bearer ${secret}` });
+    lastGuarded = g;
+    if (Object.keys(g.statuses).some((k) => k !== '200')) throw new Error(`guarded route answered ${JSON.stringify(g.statuses)}`);
+    guarded.push(g.rps);
+    guardedCpu.push(g.cpuUsPerRequest);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const ratio = +(median(guarded) / median(bare)).toFixed(3);
-  results[adapter] = { bare_rps: bare, guarded_rps: guarded, ratio, goal: adapter === 'sqlite' ? 0.8 : 0.6, guarded_p50ms: lastGuarded?.p50ms, guarded_p99ms: lastGuarded?.p99ms };
-  console.log(`${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (goal ${adapter === 'sqlite' ? 0.8 : 0.6})`);
+  const cpuRatio = +(median(bareCpu) / median(guardedCpu)).toFixed(3);
+  results[adapter] = {
+    bare_rps: bare,
+    guarded_rps: guarded,
+    ratio,
+    goal: adapter === 'sqlite' ? 0.8 : 0.6,
+    server_cpu_us_per_request: { bare: bareCpu, guarded: guardedCpu, bare_over_guarded: cpuRatio },
+    guarded_p50ms: lastGuarded?.p50ms,
+    guarded_p99ms: lastGuarded?.p99ms,
+    load_average: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+  console.log(
+    `${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (goal ${adapter === 'sqlite' ? 0.8 : 0.6}); ` +
+      `server CPU per request bare ${median(bareCpu)} µs, guarded ${median(guardedCpu)} µs (bare/guarded ${cpuRatio}); load ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   await new Promise((r) => server.close(r));
   await gate.close();
   await accounts.close();

@@ -111,14 +111,20 @@ return 1
 const DEBITS = `
 -- A batch of debits, applied in order; each is checked as if alone against what the ones before it
 -- left. Per debit: KEYS acct, usage, refs, ledger (4 each);
--- ARGV units, amount, -amount, quota ('' = none), class, reference ('' = none), ledger entry prefix (7 each).
+-- ARGV units, amount, -amount, quota ('' = none), class, reference ('' = none), period, at (8 each).
+-- Ledger: one entry per account, period and class for the batch (units and amounts summed, the
+-- balance_after values chained from the balance before the batch), and an entry of its own for
+-- every debit with a reference; zero-priced debits without a reference write no entry.
 -- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
 local out = {}
+local start, order, entries = {}, {}, {}
 for i = 0, #KEYS / 4 - 1 do
   local acct, usage, refs, ledger = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
-  local units, amount, neg, quota, class, ref, entry = ARGV[i * 7 + 1], ARGV[i * 7 + 2], ARGV[i * 7 + 3], ARGV[i * 7 + 4], ARGV[i * 7 + 5], ARGV[i * 7 + 6], ARGV[i * 7 + 7]
+  local a = i * 8
+  local units, amount, neg, quota, class, ref, period, at = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
   local status, reason = 1, ''
   local bal = redis.call('HGET', acct, 'balance_micros')
+  if bal and not start[acct] then start[acct] = tonumber(bal) end
   if not bal then
     status, bal = -1, '0'
   elseif ref ~= '' and redis.call('HEXISTS', refs, ref) == 1 then
@@ -132,13 +138,32 @@ for i = 0, #KEYS / 4 - 1 do
     redis.call('HINCRBY', usage, class .. ':micros', amount)
     if amount ~= '0' then bal = tostring(redis.call('HINCRBY', acct, 'balance_micros', neg)) end
     if amount ~= '0' or ref ~= '' then
-      local n = redis.call('RPUSH', ledger, entry .. ',"balance_after":' .. bal .. '}')
-      if ref ~= '' then redis.call('HSET', refs, ref, n) end
+      if ref ~= '' then redis.call('HSET', refs, ref, 0) end
+      local key = acct .. '|' .. period .. '|' .. class
+      if ref ~= '' then key = key .. '|ref|' .. ref end
+      local e = entries[key]
+      if e then
+        e.units, e.amount = e.units + tonumber(units), e.amount + tonumber(amount)
+      else
+        entries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, at = at, units = tonumber(units), amount = tonumber(amount)}
+        order[#order + 1] = key
+      end
     end
   end
   out[#out + 1] = status
   out[#out + 1] = bal
   out[#out + 1] = reason
+end
+local running = start
+for _, key in ipairs(order) do
+  local e = entries[key]
+  running[e.acct] = running[e.acct] - e.amount
+  local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
+    .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
+    .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(e.at)
+    .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
+  local n = redis.call('RPUSH', e.ledger, entry)
+  if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
 end
 return out
 `;
@@ -225,11 +250,10 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
   const debits = createTurnBatcher<CheckedDebit, DebitResult>(async (batch) => {
     const keys: string[] = [];
     const args: string[] = [];
+    const at = new Date().toISOString();
     for (const d of batch) {
       keys.push(k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id));
-      const moves = d.amount_micros > 0 || d.reference !== null; // zero-priced usage writes no ledger entry
-      const entry = moves ? ledgerEntry({ kind: 'debit', amount_micros: -d.amount_micros, usage_class: d.usage_class, units: d.units, period: d.period, reference: d.reference }) : '';
-      args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', entry);
+      args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', d.period, at);
     }
     const reply = await s.debits(keys.length, ...keys, ...args);
     if (!Array.isArray(reply) || reply.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');

@@ -271,8 +271,9 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
    * A batch of debits in one transaction, in arrival order, each checked exactly as if alone against
    * the balance, usage and references left by the debits before it (tracked in memory: nobody else
    * writes during the transaction). The writes come at the end, grouped: one balance update per
-   * account, one usage upsert per account, period and class, and a ledger row for every debit that
-   * moves money or carries a reference. A debit of an unknown account fails alone; an unexpected
+   * account, one usage upsert and one ledger entry per account, period and class (units and amount
+   * summed; the entries' balance_after chain from the balance before the batch), and a ledger entry
+   * of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
    * SQLite error fails the whole batch (rolled back: nobody is charged).
    */
   const debitBatchTx = db.transaction((ds: CheckedDebit[]): (DebitResult | UnknownAccountError)[] => {
@@ -281,7 +282,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     const usedBefore = new Map<string, number>();
     const usage = new Map<string, { d: CheckedDebit; units: number; micros: number }>();
     const refs = new Set<string>();
-    const ledger: { d: CheckedDebit; after: number }[] = [];
+    const ledger = new Map<string, { d: CheckedDebit; units: number; micros: number }>();
     const out: (DebitResult | UnknownAccountError)[] = [];
     for (const d of ds) {
       let bal = balance.get(d.account_id);
@@ -324,15 +325,26 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       } else usage.set(uk, { d, units: d.units, micros: d.amount_micros });
       bal -= d.amount_micros;
       balance.set(d.account_id, bal);
-      if (d.amount_micros > 0 || d.reference !== null) ledger.push({ d, after: bal });
+      if (d.amount_micros > 0 || d.reference !== null) {
+        // One ledger entry per account, period and class in a batch; a debit with a reference keeps its own.
+        const lk = d.reference === null ? uk : `ref\u0000${d.account_id}\u0000${d.reference}`;
+        const e = ledger.get(lk);
+        if (e) {
+          e.units += d.units;
+          e.micros += d.amount_micros;
+        } else ledger.set(lk, { d, units: d.units, micros: d.amount_micros });
+      }
       if (d.reference !== null) refs.add(`${d.account_id}\u0000${d.reference}`);
       out.push({ ok: true, balance_micros: bal });
     }
     for (const [id, bal] of balance) if (bal !== start.get(id)) q.addBalance.get(bal - start.get(id)!, id);
     for (const { d, units, micros } of usage.values()) q.addUsage.run(d.account_id, d.period, d.usage_class, units, micros);
     const at = new Date().toISOString();
-    for (const { d, after } of ledger) {
-      const entry = q.ledger.run(d.account_id, 'debit', -d.amount_micros, after, d.usage_class, d.units, d.period, d.reference, at);
+    const running = new Map(start);
+    for (const { d, units, micros } of ledger.values()) {
+      const after = running.get(d.account_id)! - micros;
+      running.set(d.account_id, after);
+      const entry = q.ledger.run(d.account_id, 'debit', -micros, after, d.usage_class, units, d.period, d.reference, at);
       if (d.reference !== null) q.insertRef.run(d.account_id, d.reference, Number(entry.lastInsertRowid));
     }
     return out;
@@ -428,16 +440,16 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       if (!looksLikeKey(secret)) return null;
       const hash = hashKey(secret, pepper);
       dropCacheIfStale();
-      let cached = keyCache.get(hash);
+      let cached = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
       if (!cached) {
         const row = q.keyByHash.get(hash);
-        if (!row) return null;
+        if (!row || !hashesEqual(row.key_hash, hash)) return null;
         if (keyCache.size >= CACHE_MAX) keyCache.clear();
         cached = { hash: row.key_hash, key: toKey(row) };
         keyCache.set(hash, cached);
       }
       const key = cached.key;
-      if (!hashesEqual(cached.hash, hash) || key.revoked_at !== null) return null;
+      if (key.revoked_at !== null) return null;
       const account = cachedAccount(key.account_id);
       if (!account) return null;
       const now = Date.now();
