@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS api_keys (
 CREATE UNIQUE INDEX IF NOT EXISTS api_keys_key_hash ON api_keys(key_hash);
 CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys(account_id);
 CREATE TABLE IF NOT EXISTS ledger (
-  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq            INTEGER PRIMARY KEY, -- append-only (never deleted), so rowids only grow without AUTOINCREMENT's extra page per commit
   account_id     TEXT NOT NULL REFERENCES accounts(id),
   kind           TEXT NOT NULL CHECK (kind IN ('credit', 'debit')),
   amount_micros  INTEGER NOT NULL,
