@@ -19,7 +19,7 @@ import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate } from './gate.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
-import { redisAccountKeys } from './redis-store.ts';
+import { redisAccountKeys, type RedisConnectionOptions } from './redis-store.ts';
 import { decodeThrottleReply, memberSequence, THROTTLE_LUA, throttleKey } from './redis-throttle.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
 import { createTurnBatcher } from '../util/turn.ts';
@@ -62,10 +62,11 @@ interface KnownKey {
 
 const CACHE_MAX = 10_000;
 
-export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: string; accounts: AccountStore; throttle: Throttle }): Gate {
+export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer; prefix?: string; accounts: AccountStore; throttle: Throttle }): Gate {
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
   const k = redisAccountKeys(P);
-  const redis = connectRedis(opts.url);
+  const redis = opts.connection ?? connectRedis(opts.url);
+  const ownsConnection = opts.ownsConnection ?? opts.connection === undefined;
   const admitScript = defineScript(redis, 'psAdmit', null, ADMIT);
   const nextMember = memberSequence();
   const slow = createGate(opts.accounts, opts.throttle);
@@ -109,7 +110,7 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
         requests: n >= 0 ? n : null,
       };
     });
-  });
+  }, 256, opts.turn);
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
@@ -128,7 +129,7 @@ export function createRedisGate(opts: { url: string; pepper: Buffer; prefix?: st
     },
     async close() {
       admissions.flush();
-      await quitRedis(redis);
+      if (ownsConnection) await quitRedis(redis);
     },
   };
 }

@@ -39,7 +39,8 @@ import {
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
-import { createTurnBatcher } from '../util/turn.ts';
+import type { Redis } from 'ioredis';
+import { createTurnBatcher, type Turn } from '../util/turn.ts';
 import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
 
 const CREATE_ACCOUNT = `
@@ -224,10 +225,20 @@ function ledgerEntry(fields: Record<string, string | number | null>): string {
   return json.slice(0, -1);
 }
 
-export function createRedisAccountStore(opts: { url: string; pepper: Buffer; prefix?: string }): AccountStore {
+export interface RedisConnectionOptions {
+  url: string;
+  /** A connection to use instead of opening one (it is closed by close() only when `ownsConnection`). */
+  connection?: Redis;
+  ownsConnection?: boolean;
+  /** The turn scheduler shared with other batchers on the same connection (see util/turn.ts). */
+  turn?: Turn;
+}
+
+export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper: Buffer; prefix?: string }): AccountStore {
   const pepper = checkPepper(opts.pepper);
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
-  const redis = connectRedis(opts.url);
+  const redis = opts.connection ?? connectRedis(opts.url);
+  const ownsConnection = opts.ownsConnection ?? opts.connection === undefined;
 
   const k = redisAccountKeys(P);
 
@@ -264,7 +275,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
       if (status === 1) return { ok: true, balance_micros: balance };
       return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
     });
-  });
+  }, 256, opts.turn);
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
 
@@ -399,7 +410,7 @@ export function createRedisAccountStore(opts: { url: string; pepper: Buffer; pre
 
     async close() {
       debits.flush(); // sent before QUIT, so pending debits complete
-      await quitRedis(redis);
+      if (ownsConnection) await quitRedis(redis);
     },
   };
 }

@@ -1,25 +1,38 @@
 /** Small helpers shared by the Redis account store and the Redis throttle (the only ioredis users). */
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 export type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
 
+/**
+ * A connection. Auto-pipelining sends the commands issued in the same tick in one write (the hot
+ * paths issue their batched script calls in the same tick: see util/turn.ts createTurn).
+ */
 export function connectRedis(url: string): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new TypeError(`redis: expected a redis:// or rediss:// URL, got ${String(url)}`);
-  // No auto-pipelining: ioredis then sends custom scripts as EVAL with their whole source each time;
-  // the hot paths batch their own script calls instead (gate admissions, debits).
-  return new Redis(url, { maxRetriesPerRequest: 5 });
+  return new Redis(url, { maxRetriesPerRequest: 5, enableAutoPipelining: true });
 }
 
 /**
- * Registers a Lua script (ioredis sends EVALSHA and falls back to EVAL after NOSCRIPT, e.g. after a
- * server restart) and returns a typed caller: the first `numberOfKeys` arguments are keys. With
- * `numberOfKeys` null the caller passes the number of keys as the first argument.
+ * A Lua script called by EVALSHA, loaded (SCRIPT LOAD) on first use and again after NOSCRIPT (e.g.
+ * after a server restart). Plain EVALSHA commands, unlike ioredis' defineCommand scripts, stay
+ * EVALSHA inside pipelines. The first `numberOfKeys` arguments are keys; with `numberOfKeys` null
+ * the caller passes the number of keys as the first argument. `name` is for error messages.
  */
 export function defineScript(redis: Redis, name: string, numberOfKeys: number | null, lua: string): ScriptFn {
-  redis.defineCommand(name, numberOfKeys === null ? { lua } : { numberOfKeys, lua });
-  const fn = (redis as unknown as Record<string, ScriptFn | undefined>)[name];
-  if (typeof fn !== 'function') throw new Error(`redis: script ${name} was not registered`);
-  return (...args) => fn.apply(redis, args);
+  const sha = createHash('sha1').update(lua).digest('hex');
+  const withCount = (args: (string | number)[]) => (numberOfKeys === null ? args : [numberOfKeys, ...args]);
+  return async (...args) => {
+    const full = withCount(args);
+    try {
+      return await redis.evalsha(sha, ...(full as [number, ...(string | number)[]]));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      const loaded = await redis.script('LOAD', lua);
+      if (loaded !== sha) throw new Error(`redis: script ${name} loaded as ${String(loaded)}, expected ${sha}`);
+      return redis.evalsha(sha, ...(full as [number, ...(string | number)[]]));
+    }
+  };
 }
 
 export function checkPrefix(prefix: unknown): string {

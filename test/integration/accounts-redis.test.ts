@@ -73,6 +73,21 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
     }
   });
 
+  it('reloads its scripts after the server lost them (SCRIPT FLUSH, as after a restart)', async () => {
+    const s = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
+    const redis = new Redis(REDIS_URL as string);
+    try {
+      const a = await s.createAccount({ name: `flush-${randomBytes(4).toString('hex')}`, credit_micros: 10 });
+      await redis.script('FLUSH');
+      expect(await s.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 4, period: '2026-11' })).toEqual({ ok: true, balance_micros: 6 });
+      await redis.script('FLUSH');
+      expect((await s.addCredit(a.id, 4)).balance_micros).toBe(10);
+    } finally {
+      redis.disconnect();
+      await s.close();
+    }
+  });
+
   it('keeps separate prefixes apart', async () => {
     const otherPrefix = `${prefix}other:`;
     const a = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
