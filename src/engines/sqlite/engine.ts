@@ -117,15 +117,23 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       // would stop SQLite from using the trigram index (a full scan, ~1 s at 580k parts).
       if (!/^[\p{L}\p{N}]+$/u.test(req.key)) return [];
       const like = `%${req.key}%`;
-      const source = req.key.length >= 3 ? `${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE x.mpn_norm LIKE ?` : `${t.parts} p WHERE p.mpn_norm LIKE ?`;
-      add(
-        stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${source} AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`).all(
-          like,
-          ...f.params,
-          limit,
-        ) as { id: number; k: string }[],
-        false,
-      );
+      // Every key containing the query contains each of its trigrams: the first, middle and last
+      // trigram narrow the candidates through the trigram index (all of them, as LIKE on the FTS
+      // column would use, read the huge doclists of common trigrams like "060"), and LIKE on the
+      // parts column then keeps exactly the keys containing the query.
+      const k = req.key;
+      const mid = Math.floor(k.length / 2);
+      const grams = k.length >= 3 ? [...new Set([k.slice(0, 3), k.slice(mid - 1, mid + 2), k.slice(-3)])].map((g) => `"${g}"`).join(' AND ') : null;
+      const rows = grams
+        ? stmt(
+            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${t.tri} MATCH ? AND p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`,
+          ).all(grams, like, ...f.params, limit)
+        : stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`).all(
+            like,
+            ...f.params,
+            limit,
+          );
+      add(rows as { id: number; k: string }[], false);
       return [...hits.values()];
     }
     // fuzzy: candidates sharing trigrams, verified by edit distance <= 2 (1 for short keys)
