@@ -48,8 +48,8 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
   if (config.redisUrl) {
-    // The store and the gate share one connection and one turn, so that a turn's admissions and
-    // debits reach Redis in one write; the store closes the connection.
+    // The store and the gate share one connection and one turn scheduler (a turn's admission and
+    // debit batches are sent back to back); the store closes the connection.
     const connection = a.connectRedis(config.redisUrl);
     const turn = createTurn();
     const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, turn, pepper, prefix: config.redisPrefix });
