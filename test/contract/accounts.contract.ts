@@ -13,7 +13,21 @@ import { USAGE_CLASSES } from '../../src/accounts/port.ts';
 const PERIOD = '2026-11';
 const unique = (what: string) => `${what}-${randomBytes(5).toString('hex')}`;
 
-export function accountStoreContract(name: string, open: () => Promise<AccountStore>, cleanup?: () => Promise<void>): void {
+/** One ledger entry as an adapter stores it (read back by the adapter's test). */
+export interface LedgerRow {
+  amount_micros: number;
+  balance_after: number;
+  usage_class: string | null;
+  reference: string | null;
+}
+
+export function accountStoreContract(
+  name: string,
+  open: () => Promise<AccountStore>,
+  cleanup?: () => Promise<void>,
+  /** The account's ledger entries, oldest first, read from the backing store directly. */
+  ledgerOf?: (accountId: string) => Promise<LedgerRow[]>,
+): void {
   describe(`account store contract: ${name}`, () => {
     let store: AccountStore;
     const extra: AccountStore[] = [];
@@ -219,6 +233,29 @@ export function accountStoreContract(name: string, open: () => Promise<AccountSt
     });
 
     describe('debit, usage and request counts', () => {
+      it.skipIf(!ledgerOf)('group-commits a burst of debits into a ledger whose balances chain exactly and whose sums match usage', async () => {
+        const a = await store.createAccount({ name: unique('burst'), credit_micros: 200_000 });
+        const classes = ['part_records', 'match_lines', 'ai_tokens'] as const;
+        // 60 debits in one turn: 51 at 3,000 and 9 zero-priced; every tenth carries a reference.
+        const results = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            debit(a.id, i % 7 === 0 ? 0 : 3_000, { cls: classes[i % 3]!, units: 2, ...(i % 10 === 0 ? { reference: `r${i}` } : {}) }),
+          ),
+        );
+        expect(results.every((r) => r.ok)).toBe(true);
+        const final = (await store.getAccount(a.id))!.balance_micros;
+        expect(final).toBe(200_000 - 51 * 3_000);
+        const usage = await store.usage(a.id, PERIOD);
+        const rows = await ledgerOf!(a.id);
+        expect(rows[0]).toMatchObject({ amount_micros: 200_000, balance_after: 200_000 }); // the initial credit
+        for (let i = 1; i < rows.length; i++) expect(rows[i]!.balance_after).toBe(rows[i - 1]!.balance_after + rows[i]!.amount_micros);
+        expect(rows.at(-1)!.balance_after).toBe(final);
+        expect(rows.filter((r) => r.reference?.startsWith('r')).length).toBe(6); // referenced debits keep their own entries
+        for (const cls of classes) expect(-rows.filter((r) => r.usage_class === cls).reduce((n, r) => n + r.amount_micros, 0)).toBe(usage.by_class[cls].amount_micros);
+        // A reference already applied is applied once, also in a later batch.
+        expect(await debit(a.id, 3_000, { units: 2, reference: 'r10' })).toEqual({ ok: true, balance_micros: final });
+      });
+
       it('debits down to exactly zero, then refuses with insufficient_credit', async () => {
         const a = await store.createAccount({ name: unique('debit'), credit_micros: 1_000_000 });
         expect(await debit(a.id, 300_000, { units: 3 })).toEqual({ ok: true, balance_micros: 700_000 });
