@@ -19,7 +19,7 @@ import { filterSql } from './filters.ts';
 import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
 import { ftsMatch, trigramMatch } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
-import { tieredMpnSearch } from '../mpn-tiers.ts';
+import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
 
 
@@ -136,18 +136,42 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       add(rows as { id: number; k: string }[], false);
       return [...hits.values()];
     }
-    // fuzzy: candidates sharing trigrams, verified by edit distance <= 2 (1 for short keys)
-    const match = trigramMatch(req.key);
+    // fuzzy: candidates verified by edit distance <= 2 (1 for short keys)
+    const key = req.key;
+    const maxEdits = fuzzyEdits(key);
+    const verified = (rows: { id: number; k: string }[], edits: number) =>
+      rows
+        .map((r) => ({ ...r, d: editDistance(key, r.k, edits) }))
+        .filter((r) => r.d <= edits)
+        .sort((a, b) => a.d - b.d || Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
+    // One edit leaves one half of the key intact (bar a transposition across the middle), and an intact
+    // half is found through the trigram index like an infix (its first, middle and last trigram), among
+    // keys of about the right length. When that finds keys one edit away, they are the answer: keys two
+    // edits away rank after them anyway.
+    const mid = Math.floor(key.length / 2);
+    if (mid >= 3) {
+      const near = new Map<number, { id: number; k: string }>();
+      for (const half of [key.slice(0, mid), key.slice(mid)]) {
+        const m = Math.floor(half.length / 2);
+        const grams = [...new Set([half.slice(0, 3), half.slice(m - 1, m + 2), half.slice(-3)])].map((g) => `"${g}"`).join(' AND ');
+        const rows = stmt(
+          `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${t.tri} MATCH ? AND length(p.mpn_norm) BETWEEN ? AND ? AND ${f.sql} LIMIT 5000`,
+        ).all(grams, key.length - 1, key.length + 1, ...f.params) as { id: number; k: string }[];
+        for (const r of rows) near.set(r.id, r);
+      }
+      const oneEdit = verified([...near.values()], 1);
+      if (oneEdit.length > 0) {
+        add(oneEdit, false);
+        return [...hits.values()].slice(0, limit);
+      }
+    }
+    // Otherwise the keys sharing the most trigrams with it (ranked over every key sharing one).
+    const match = trigramMatch(key);
     if (!match) return [];
-    const maxEdits = req.key.length <= 4 ? 1 : 2;
     const rows = stmt(
       `SELECT p.id AS id, p.mpn_norm AS k FROM (SELECT rowid, rank FROM ${t.tri} WHERE ${t.tri} MATCH ? ORDER BY rank LIMIT 400) x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${f.sql}`,
     ).all(match, ...f.params) as { id: number; k: string }[];
-    const scored = rows
-      .map((r) => ({ ...r, d: editDistance(req.key, r.k, maxEdits) }))
-      .filter((r) => r.d <= maxEdits)
-      .sort((a, b) => a.d - b.d || Math.abs(a.k.length - req.key.length) - Math.abs(b.k.length - req.key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
-    add(scored, false);
+    add(verified(rows, maxEdits), false);
     return [...hits.values()].slice(0, limit);
   }
 
