@@ -17,7 +17,7 @@ import type {
 } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
-import { ftsMatch, trigramMatch } from './text.ts';
+import { ftsTokens, orMatch, trigramMatch } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -26,9 +26,18 @@ import { oncePerTurn } from '../../util/turn.ts';
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
   file: string;
+  /** When a query word counts as common (see textMatch); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
+  commonWord?: { parts: number; share: number };
 }
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
+/**
+ * A query word in more than COMMON_WORD_PARTS parts and COMMON_WORD_SHARE of the catalogue scores but
+ * does not select candidates when the query has rarer words (see textMatch). Both bounds: the cost is
+ * the length of the word's posting list, and small catalogues are left exactly as they are.
+ */
+const COMMON_WORD_PARTS = 20_000;
+const COMMON_WORD_SHARE = 0.05;
 /** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
 const RANK_WINDOW_MAX = 20_000;
 
@@ -40,6 +49,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let metaCache: CatalogMeta | null = null;
   let hasVectors = false;
   const stmts = new Map<string, Database.Statement>();
+  /** Document frequencies of query words in the live version, and its size (see textMatch). */
+  const docFreq = new Map<string, number>();
+  let docCount = -1;
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -62,6 +74,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (l !== live) {
       live = l;
       stmts.clear();
+      docFreq.clear();
+      docCount = -1;
       metaCache = null;
       hasVectors =
         live !== null &&
@@ -176,6 +190,37 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   }
 
   /**
+   * The FTS match of free text: an OR of its words. With OR semantics every part containing any word
+   * is scored, and over a large catalogue a common word ("resistor", "to": tens of thousands of parts)
+   * makes that most of a query's cost while barely moving BM25 (its IDF is low). So when the query also
+   * has rarer words, candidates must contain one of those, and every word still scores:
+   * `(rare OR …) AND (every OR …)` (FTS5 then counts the rare words twice). Document frequencies come
+   * from an fts5vocab table, cached per version. Search and facets use the same match.
+   */
+  function textMatch(t: VersionTables, text: string): string | null {
+    const tokens = ftsTokens(text);
+    if (tokens.length < 2) return orMatch(tokens);
+    if (docCount < 0) {
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);
+      docCount = (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n;
+    }
+    const common = Math.max(opts.commonWord?.parts ?? COMMON_WORD_PARTS, (opts.commonWord?.share ?? COMMON_WORD_SHARE) * docCount);
+    if (docCount <= common) return orMatch(tokens);
+    const df = (w: string) => {
+      let n = docFreq.get(w);
+      if (n === undefined) {
+        n = (stmt(`SELECT doc FROM temp.${t.fts}_vocab WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0;
+        if (docFreq.size >= 100_000) docFreq.clear();
+        docFreq.set(w, n);
+      }
+      return n;
+    };
+    const rare = tokens.filter((w) => df(w) <= common);
+    if (rare.length === 0 || rare.length === tokens.length) return orMatch(tokens);
+    return `(${orMatch(rare)}) AND (${orMatch(tokens)})`;
+  }
+
+  /**
    * The best `k` parts by BM25 among those matching `match` and the filters, ordered by score then id.
    *
    * FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no join, a bounded sort), and only
@@ -215,7 +260,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const t = tables();
     if (!t) return { total: 0, hits: [] };
     const f = filterSql(req.filters, t);
-    const match = req.text ? ftsMatch(req.text) : null;
+    const match = req.text ? textMatch(t, req.text) : null;
     if (req.text && !match) return { total: 0, hits: [] };
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
@@ -258,7 +303,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
     const f = filterSql(filters, t);
     if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${f.sql}`, params: f.params };
-    const match = ftsMatch(text);
+    const match = textMatch(t, text);
     if (!match) return null;
     return {
       sql: `SELECT p.rowid AS r FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,

@@ -27,11 +27,20 @@ function ftsColumns(r: PartRecord): string[] {
 
 const TOKEN = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
 
-/** OR of the quoted tokens of `text` (at most 32); null when it has none. */
-export function ftsMatch(text: string): string | null {
-  const tokens = [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
+/** The distinct FTS tokens of `text` (at most 32), as the tokenizer sees them. */
+export function ftsTokens(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
+}
+
+/** OR of the quoted tokens; null when there are none. */
+export function orMatch(tokens: readonly string[]): string | null {
   if (tokens.length === 0) return null;
   return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+/** OR of the quoted tokens of `text` (at most 32); null when it has none. */
+export function ftsMatch(text: string): string | null {
+  return orMatch(ftsTokens(text));
 }
 
 /** Any of the key's trigrams, for fuzzy candidates ranked by how many they share; null when too short. */
