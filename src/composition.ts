@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Gate } from './accounts/gate.ts';
-import { createTurn } from './util/turn.ts';
 import type { AccountStore, Throttle } from './accounts/port.ts';
 import { createCatalogProvider } from './catalog/view.ts';
 import type { Config } from './config.ts';
@@ -48,13 +47,11 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
   if (config.redisUrl) {
-    // The store and the gate share one connection and one turn scheduler (a turn's admission and
-    // debit batches are sent back to back); the store closes the connection.
+    // The store and the gate share one connection; the store closes it.
     const connection = a.connectRedis(config.redisUrl);
-    const turn = createTurn();
-    const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, turn, pepper, prefix: config.redisPrefix });
+    const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
     const throttle = a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix });
-    const gate = a.createRedisGate({ url: config.redisUrl, connection, turn, pepper, prefix: config.redisPrefix, accounts, throttle });
+    const gate = a.createRedisGate({ url: config.redisUrl, connection, pepper, prefix: config.redisPrefix, accounts, throttle });
     return { accounts, throttle, gate };
   }
   const accounts = a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });

@@ -110,13 +110,13 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
         requests: n >= 0 ? n : null,
       };
     });
-  }, 256, opts.turn);
+  });
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
       const hash = r.secret !== null && looksLikeKey(r.secret) ? hashKey(r.secret, opts.pepper) : null;
       const cached = hash === null ? undefined : known.get(hash);
-      if (!cached || hash === null) {
+      if (!cached) {
         const a = await slow.admit(r);
         if (a.auth && hash !== null) {
           if (known.size >= CACHE_MAX) known.clear();
@@ -125,7 +125,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
         }
         return a;
       }
-      return admissions.add({ r, hash, known: cached });
+      return admissions.add({ r, hash: hash!, known: cached });
     },
     async close() {
       admissions.flush();

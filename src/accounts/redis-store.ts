@@ -40,7 +40,7 @@ import {
   parseCapabilities,
 } from './validate.ts';
 import type { Redis } from 'ioredis';
-import { createTurnBatcher, type Turn } from '../util/turn.ts';
+import { createTurnBatcher } from '../util/turn.ts';
 import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
 
 const CREATE_ACCOUNT = `
@@ -230,8 +230,6 @@ export interface RedisConnectionOptions {
   /** A connection to use instead of opening one (it is closed by close() only when `ownsConnection`). */
   connection?: Redis;
   ownsConnection?: boolean;
-  /** The turn scheduler shared with other batchers on the same connection (see util/turn.ts). */
-  turn?: Turn;
 }
 
 export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper: Buffer; prefix?: string }): AccountStore {
@@ -275,7 +273,7 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       if (status === 1) return { ok: true, balance_micros: balance };
       return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
     });
-  }, 256, opts.turn);
+  });
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
 

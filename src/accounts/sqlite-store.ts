@@ -199,7 +199,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
   };
 
   /** Keys by hash and accounts by id, valid while no other connection has written (see header). */
-  const keyCache = new Map<string, { hash: string; key: ApiKeyInfo }>();
+  const keyCache = new Map<string, ApiKeyInfo>();
   const accountCache = new Map<string, Account>();
   const CACHE_MAX = 10_000;
   let seenVersion = q.dataVersion.get();
@@ -431,7 +431,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
 
     async revokeKey(keyId) {
       q.revoke.run(new Date().toISOString(), keyId);
-      for (const [hash, c] of keyCache) if (c.key.id === keyId) keyCache.delete(hash);
+      for (const [hash, k] of keyCache) if (k.id === keyId) keyCache.delete(hash);
       const row = q.keyById.get(keyId);
       return row ? toKey(row) : null;
     },
@@ -440,15 +440,14 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       if (!looksLikeKey(secret)) return null;
       const hash = hashKey(secret, pepper);
       dropCacheIfStale();
-      let cached = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
-      if (!cached) {
+      let key = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
+      if (!key) {
         const row = q.keyByHash.get(hash);
         if (!row || !hashesEqual(row.key_hash, hash)) return null;
         if (keyCache.size >= CACHE_MAX) keyCache.clear();
-        cached = { hash: row.key_hash, key: toKey(row) };
-        keyCache.set(hash, cached);
+        key = toKey(row);
+        keyCache.set(hash, key);
       }
-      const key = cached.key;
       if (key.revoked_at !== null) return null;
       const account = cachedAccount(key.account_id);
       if (!account) return null;

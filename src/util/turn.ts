@@ -10,31 +10,7 @@ export interface TurnBatcher<I, O> {
   flush(): void;
 }
 
-/**
- * Runs the flushes scheduled during one turn of the event loop together, in one callback, so that
- * batchers sharing it (e.g. admissions and debits on one Redis connection) issue their calls in the
- * same tick, where a pipelining client sends them in one write.
- */
-export interface Turn {
-  schedule(flush: () => void): void;
-}
-
-export function createTurn(): Turn {
-  let queue: (() => void)[] = [];
-  const runAll = () => {
-    const q = queue;
-    queue = [];
-    for (const f of q) f();
-  };
-  return {
-    schedule(flush) {
-      if (queue.length === 0) setImmediate(runAll);
-      queue.push(flush);
-    },
-  };
-}
-
-export function createTurnBatcher<I, O>(run: (items: I[]) => Promise<(O | Error)[]> | (O | Error)[], max = 256, turn: Turn = createTurn()): TurnBatcher<I, O> {
+export function createTurnBatcher<I, O>(run: (items: I[]) => Promise<(O | Error)[]> | (O | Error)[], max = 256): TurnBatcher<I, O> {
   interface Pending {
     item: I;
     resolve: (o: O) => void;
@@ -70,7 +46,7 @@ export function createTurnBatcher<I, O>(run: (items: I[]) => Promise<(O | Error)
         pending.push({ item, resolve, reject });
         if (!scheduled) {
           scheduled = true;
-          turn.schedule(flush);
+          setImmediate(flush);
         }
       });
     },
