@@ -10,29 +10,15 @@ import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+import { API_ENGINES, makeEngine } from '../support/api.ts';
 
 const modelDir = process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR;
 const present = fs.existsSync(path.join(modelDir, 'tokenizer.json'));
 if (!present) noteSkip('hybrid search', `no model at ${modelDir}`);
 
-const engines: [string, () => Promise<{ engine: SearchEngine; drop: () => Promise<void> }>][] = [
-  ['sqlite', async () => ({ engine: createSqliteEngine({ file: path.join(tempDir(), 'h.db') }), drop: async () => {} })],
-];
-if (process.env.OPENSEARCH_URL) {
-  engines.push([
-    'opensearch',
-    async () => {
-      const { createOpenSearchEngine } = await import('../../src/engines/opensearch/engine.ts');
-      const prefix = `pstest-hybrid-${process.pid}`;
-      const engine = createOpenSearchEngine({ url: process.env.OPENSEARCH_URL!, prefix });
-      await engine.init();
-      return { engine, drop: async () => void (await fetch(`${process.env.OPENSEARCH_URL}/${prefix}-*`, { method: 'DELETE' })) };
-    },
-  ]);
-}
+const engines: [string, () => ReturnType<typeof makeEngine>][] = API_ENGINES.map((kind) => [kind, () => makeEngine(kind, tempDir())]);
 
 describe.skipIf(!present).each(engines)('hybrid agentic search on %s', (_name, make) => {
   let embedder: Embedder;

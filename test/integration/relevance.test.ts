@@ -38,6 +38,7 @@ import { METRIC_NAMES, type Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
 import { buildSampleIndex, memoEmbedder, type SampleIndex } from '../../src/relevance/sample-index.ts';
 import type { Retrieval } from '../../src/search/agentic.ts';
+import { API_ENGINES } from '../support/api.ts';
 import { noteSkip } from '../support/fixtures.ts';
 
 export const TOLERANCE = 0.02;
@@ -75,9 +76,8 @@ const sharedEmbedder = () =>
     ? loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 64 }).then((s) => (s.embedder ? memoEmbedder(s.embedder) : null))
     : Promise.resolve(null));
 
-const engines: ('sqlite' | 'opensearch')[] = ['sqlite'];
-if (process.env.OPENSEARCH_URL) engines.push('opensearch');
-else noteSkip('relevance on opensearch', 'OPENSEARCH_URL unset');
+const engines = API_ENGINES;
+if (!process.env.OPENSEARCH_URL) noteSkip('relevance on opensearch', 'OPENSEARCH_URL unset');
 
 afterAll(async () => {
   await (await embedderP)?.close();

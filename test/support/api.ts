@@ -28,7 +28,8 @@ export type EngineKind = 'sqlite' | 'opensearch';
 /** Engines to run API suites on: SQLite always, OpenSearch when OPENSEARCH_URL is set. */
 export const API_ENGINES: EngineKind[] = process.env.OPENSEARCH_URL ? ['sqlite', 'opensearch'] : ['sqlite'];
 
-async function makeEngine(kind: EngineKind, dir: string): Promise<{ engine: SearchEngine; drop: () => Promise<void> }> {
+/** An empty engine of that kind (SQLite under `dir`, or an OpenSearch index prefix of its own) and how to drop it. */
+export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engine: SearchEngine; drop: () => Promise<void> }> {
   if (kind === 'sqlite') return { engine: createSqliteEngine({ file: path.join(dir, 'p.db') }), drop: async () => {} };
   const { createOpenSearchEngine } = await import('../../src/engines/opensearch/engine.ts');
   const url = process.env.OPENSEARCH_URL!;

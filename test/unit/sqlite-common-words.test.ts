@@ -3,24 +3,16 @@
  * scores but does not select candidates when the query has rarer words. The thresholds are lowered
  * here so that the 12-part fixture exercises it ("0603" is in 5 parts, "resistor" in 3).
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { SMALL, tempDir } from '../support/fixtures.ts';
+import { smallSqliteEngine } from '../support/small-engine.ts';
 
 describe('sqlite text search with common words', () => {
   let pruned: SearchEngine;
   let plain: SearchEngine;
   beforeAll(async () => {
-    const dir = tempDir();
-    pruned = createSqliteEngine({ file: path.join(dir, 'pruned.db'), commonWord: { parts: 3, share: 0.25 } });
-    plain = createSqliteEngine({ file: path.join(dir, 'plain.db') });
-    for (const engine of [pruned, plain]) {
-      await engine.init();
-      await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(dir, `${Math.random()}.jsonl`) });
-    }
+    pruned = await smallSqliteEngine({ commonWord: { parts: 3, share: 0.25 } });
+    plain = await smallSqliteEngine();
   });
   afterAll(async () => {
     await pruned?.close();
