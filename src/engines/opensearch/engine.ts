@@ -182,7 +182,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
     // fuzzy: candidates sharing a trigram, verified by edit distance <= 2 (1 for short keys)
     if (key.length < 3) return [];
-    const maxEdits = key.length <= 4 ? 1 : 2;
+    const maxEdits = fuzzyEdits(key);
     const r = await search(fuzzyQuery(key, maxEdits, filters));
     const scored = (r?.hits.hits ?? [])
       .map((h) => ({ id: Number(h._id), k: String(h._source?.mpn_norm ?? '') }))

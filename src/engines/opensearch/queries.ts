@@ -146,12 +146,7 @@ export function keyMatches(candidate: string, key: string, mode: MpnMode): boole
 // ---------------------------------------------------------------------------------------------
 // Text search
 
-/** Same tokens as the SQLite adapter's ftsMatch: letters/digits with inner dots, lower case, at most 32. */
-const TOKEN = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
-
-export function textTokens(text: string): string[] {
-  return [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
-}
+export { textTokens } from '../text-tokens.ts';
 
 /** The SQLite adapter's FTS column weights (schema.ts FTS_COLUMNS), as field boosts. */
 const TEXT_FIELDS = [

@@ -17,7 +17,8 @@ import type {
 } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
-import { ftsTokens, orMatch, trigramMatch } from './text.ts';
+import { textTokens } from '../text-tokens.ts';
+import { orMatch, trigramMatch, trigramSpread } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -131,13 +132,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       // would stop SQLite from using the trigram index (a full scan, ~1 s at 580k parts).
       if (!/^[\p{L}\p{N}]+$/u.test(req.key)) return [];
       const like = `%${req.key}%`;
-      // Every key containing the query contains each of its trigrams: the first, middle and last
-      // trigram narrow the candidates through the trigram index (all of them, as LIKE on the FTS
-      // column would use, read the huge doclists of common trigrams like "060"), and LIKE on the
-      // parts column then keeps exactly the keys containing the query.
-      const k = req.key;
-      const mid = Math.floor(k.length / 2);
-      const grams = k.length >= 3 ? [...new Set([k.slice(0, 3), k.slice(mid - 1, mid + 2), k.slice(-3)])].map((g) => `"${g}"`).join(' AND ') : null;
+      // Candidates through the trigram index (trigramSpread; LIKE on the FTS column would read the
+      // doclists of every trigram of the key), then LIKE on the parts column keeps exactly the keys
+      // containing the query.
+      const grams = req.key.length >= 3 ? trigramSpread(req.key) : null;
       const rows = grams
         ? stmt(
             `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${t.tri} MATCH ? AND p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`,
@@ -166,11 +164,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (mid >= 3) {
       const near = new Map<number, { id: number; k: string }>();
       for (const half of [key.slice(0, mid), key.slice(mid)]) {
-        const m = Math.floor(half.length / 2);
-        const grams = [...new Set([half.slice(0, 3), half.slice(m - 1, m + 2), half.slice(-3)])].map((g) => `"${g}"`).join(' AND ');
         const rows = stmt(
           `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${t.tri} MATCH ? AND length(p.mpn_norm) BETWEEN ? AND ? AND ${f.sql} LIMIT 5000`,
-        ).all(grams, key.length - 1, key.length + 1, ...f.params) as { id: number; k: string }[];
+        ).all(trigramSpread(half), key.length - 1, key.length + 1, ...f.params) as { id: number; k: string }[];
         for (const r of rows) near.set(r.id, r);
       }
       const oneEdit = verified([...near.values()], 1);
@@ -198,7 +194,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
    * from an fts5vocab table, cached per version. Search and facets use the same match.
    */
   function textMatch(t: VersionTables, text: string): string | null {
-    const tokens = ftsTokens(text);
+    const tokens = textTokens(text);
     if (tokens.length < 2) return orMatch(tokens);
     if (docCount < 0) {
       db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);

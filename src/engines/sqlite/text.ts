@@ -25,22 +25,20 @@ function ftsColumns(r: PartRecord): string[] {
   ];
 }
 
-const TOKEN = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
-
-/** The distinct FTS tokens of `text` (at most 32), as the tokenizer sees them. */
-export function ftsTokens(text: string): string[] {
-  return [...new Set((text.toLowerCase().match(TOKEN) ?? []).slice(0, 32))];
-}
-
-/** OR of the quoted tokens; null when there are none. */
+/** OR of the quoted tokens (engines/text-tokens.ts); null when there are none. */
 export function orMatch(tokens: readonly string[]): string | null {
   if (tokens.length === 0) return null;
   return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-/** OR of the quoted tokens of `text` (at most 32); null when it has none. */
-export function ftsMatch(text: string): string | null {
-  return orMatch(ftsTokens(text));
+/**
+ * The first, middle and last trigram of `s` (3+ letters and digits), ANDed: every key containing `s`
+ * contains them, and three trigrams narrow the candidates through the trigram index about as well
+ * as all of them, without reading the long doclists of every common trigram ("060").
+ */
+export function trigramSpread(s: string): string {
+  const m = Math.floor(s.length / 2);
+  return [...new Set([s.slice(0, 3), s.slice(m - 1, m + 2), s.slice(-3)])].map((g) => `"${g}"`).join(' AND ');
 }
 
 /** Any of the key's trigrams, for fuzzy candidates ranked by how many they share; null when too short. */
