@@ -178,14 +178,12 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
     slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id))).map((p) => p.slug);
   } else {
     const status = statusOf(q);
-    const wanted: Retrieval = ctx.retrieval ?? q.params?.retrieval ?? 'hybrid';
-    const canVector = ctx.embedder !== null && ctx.vectors;
     const r = await agenticSearch(ctx.engine, ctx.embedder, ctx.vectors, {
       query: q.query,
       limit: RESULT_LIMIT,
       offset: 0,
       filters: { status },
-      retrieval: canVector ? wanted : 'lexical',
+      retrieval: ctx.retrieval ?? q.params?.retrieval ?? 'hybrid',
       fusion: ctx.fusion,
     });
     const ms = performance.now() - t0;

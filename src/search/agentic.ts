@@ -122,7 +122,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const u = understandQuery(req.query);
   const pool = Math.min(POOL_MAX, Math.max(POOL_MIN, req.offset + req.limit));
   const canVector = embedder !== null && vectorsIndexed;
-  const retrieval: Retrieval = req.retrieval === 'vector' && !canVector ? 'lexical' : (req.retrieval ?? (canVector ? 'hybrid' : 'lexical'));
+  // Without a model or indexed vectors every retrieval falls back to lexical (and says so).
+  const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
 
   const lexical = retrieval !== 'vector' ? engine.textSearch({ text: req.query, filters: req.filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits) : Promise.resolve([]);
   const vector =

@@ -1,0 +1,21 @@
+/** Agentic search on an index without vectors: whatever retrieval is asked for, it runs lexical-only and says so. */
+import { describe, expect, it } from 'vitest';
+import { agenticSearch } from '../../src/search/agentic.ts';
+import { smallSqliteEngine } from '../support/small-engine.ts';
+import { tableEmbedder } from '../support/table-embedder.ts';
+
+describe('agentic retrieval without indexed vectors', () => {
+  it('falls back to lexical for every requested retrieval, and says so', async () => {
+    const engine = await smallSqliteEngine(); // indexed without embeddings
+    try {
+      const embedder = tableEmbedder({});
+      for (const retrieval of ['hybrid', 'vector', 'lexical', undefined] as const) {
+        const r = await agenticSearch(engine, embedder, false, { query: '0603 resistor', limit: 3, offset: 0, filters: {}, ...(retrieval ? { retrieval } : {}) });
+        expect(r.retrieval).toBe('lexical');
+        expect(r.parts.length).toBe(3);
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+});
