@@ -837,9 +837,15 @@ function nameKeyCached(name: string): string {
   return k;
 }
 
+/** Keys of a constraint's spec names, built once per constraint (evaluate runs per part of the pool). */
+const nameKeySets = new WeakMap<readonly string[], Set<string>>();
 function nameKeys(names: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (const n of names) out.add(nameKeyCached(n));
+  let out = nameKeySets.get(names);
+  if (!out) {
+    out = new Set<string>();
+    for (const n of names) out.add(nameKeyCached(n));
+    nameKeySets.set(names, out);
+  }
   return out;
 }
 
