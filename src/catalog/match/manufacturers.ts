@@ -30,6 +30,7 @@ import type { Manufacturer } from '../manufacturers.ts';
 import { formsOf, nameWords, type Form, type FormKind } from './company-names.ts';
 import { GENERIC_COMPANY_WORDS, LEGAL_WORDS } from './synonyms.ts';
 import { boundedDistance, charMask, Vocabulary, type TermHit } from './vocabulary.ts';
+import { MAX_QUERY_TERMS } from './slots.ts';
 
 export interface ManufacturerMatch {
   slug: string;
@@ -46,8 +47,6 @@ const BRAND = 92;
 const VARIANT_RATIO = 10;
 /** ...when its key has at least this many characters (short names are too close to each other). */
 const VARIANT_MIN_KEY = 10;
-/** Words of a query compared one by one (bounds the work on pasted text). */
-const MAX_QUERY_WORDS = 24;
 
 interface Entry {
   slug: string;
@@ -132,7 +131,7 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
     const genericOnly = q.core.every((w) => LEGAL_WORDS.has(w) || GENERIC_COMPANY_WORDS.has(w));
     if (!genericOnly) {
       for (const idx of brand.get(q.core.join(' ')) ?? []) raise(idx, BRAND);
-      scoreWords(q.core.slice(0, MAX_QUERY_WORDS), raise);
+      scoreWords(q.core.slice(0, MAX_QUERY_TERMS), raise);
       scoreKeys(q.key, q.coreKey, raise);
       liftVariants(scores);
     }

@@ -11,8 +11,8 @@ import { CATEGORY_EXPANSIONS, CATEGORY_SYNONYM_GROUPS, STOPWORDS } from './synon
 import { terms } from './text.ts';
 
 /** Credit of an alternative the user did not type, relative to the words typed. */
-export const SYNONYM_CREDIT = 0.95;
-export const TYPO_CREDIT = 0.85;
+const SYNONYM_CREDIT = 0.95;
+const TYPO_CREDIT = 0.85;
 /** Words of a query looked at; the rest is ignored (names are short, and this bounds the work). */
 export const MAX_QUERY_TERMS = 24;
 

@@ -21,7 +21,7 @@ export function charMask(s: string): number {
   return m;
 }
 
-export function popCount(x: number): number {
+function popCount(x: number): number {
   let n = 0;
   for (let v = x >>> 0; v; v &= v - 1) n++;
   return n;

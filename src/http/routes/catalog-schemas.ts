@@ -1,3 +1,4 @@
+import { requestIdSchema } from '../schemas.ts';
 /** JSON Schemas of the catalogue navigation resources (SPEC.md CategoryRef, CategoryNode, Category, Manufacturer, ApprovedList). */
 import type { JsonSchema } from '../validation.ts';
 
@@ -81,7 +82,7 @@ export function matchResponseSchema(key: string, item: JsonSchema): JsonSchema {
     properties: {
       query: { type: 'string' },
       results: { type: 'array', items: { type: 'object', required: [key, 'confidence'], properties: { [key]: item, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
-      request_id: { type: 'string' },
+      request_id: requestIdSchema,
     },
   };
 }
