@@ -20,36 +20,90 @@ import { createGate } from './gate.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys, type RedisConnectionOptions } from './redis-store.ts';
-import { decodeThrottleReply, memberSequence, THROTTLE_LUA, throttleKey } from './redis-throttle.ts';
-import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
+import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey } from './redis-throttle.ts';
+import { checkPrefix, connectRedis, defineScript, keyTable, quitRedis } from './redis-util.ts';
 import { createTurnBatcher } from '../util/turn.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
 
 const ADMIT = `
--- Admissions of one turn of the event loop, in arrival order.
--- ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when older than (ISO), now (ISO).
--- Per admission: KEYS bucket, key, account, request counts (4 each);
---                ARGV limit, windowMs, member, period, count (1/0) (5 each, from ARGV[4]).
+-- Admissions of one batch, in arrival order, each decided exactly as if alone: the throttle, key,
+-- account and request-count state is read once per batch and kept in Lua tables, and the writes
+-- (the admitted requests' window entries, expiries, request counts) are made once per key at the end.
+-- KEYS: the batch's distinct keys. ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when
+-- older than (ISO), now (ISO). Per admission from ARGV[4], 9 each: bucket, key, account and request
+-- counts (indexes into KEYS), limit, windowMs, member, period, count (1/0).
 -- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests (-1: not counted).
-${THROTTLE_LUA}
+${CLOCK_LUA}
 local now = clock(ARGV[1])
+local nowS = string.format('%.17g', now)
+local buckets, bucketOrder, keys, accts, reqs, reqOrder = {}, {}, {}, {}, {}, {}
+local function flush_bucket(b)
+  if #b.add > 0 then
+    redis.call('ZADD', b.key, unpack(b.add))
+    redis.call('PEXPIRE', b.key, math.ceil(b.window + math.max(0, b.newest - now)))
+    b.add = {}
+  end
+end
+local function bucket_state(key, window)
+  local b = buckets[key]
+  if b and b.window == window then return b end
+  if b then flush_bucket(b) else bucketOrder[#bucketOrder + 1] = key end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', now - window))
+  b = {key = key, window = window, count = redis.call('ZCARD', key), add = {}, newest = now}
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if first[2] then b.oldest = tonumber(first[2]) end
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if last[2] then b.newest = math.max(now, tonumber(last[2])) end
+  buckets[key] = b
+  return b
+end
 local out = {}
-for i = 0, #KEYS / 4 - 1 do
-  local bucket, key, acct, reqs = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
-  local a = 3 + i * 5
-  local allowed, count, oldest, t = throttle_step(bucket, tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), now, ARGV[a + 3])
+for i = 0, (#ARGV - 3) / 9 - 1 do
+  local a = 3 + i * 9
+  local b = bucket_state(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
+  local key, acct, rk = KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
+  local allowed = 0
+  if b.count < tonumber(ARGV[a + 5]) then
+    allowed, b.count = 1, b.count + 1
+    b.add[#b.add + 1] = nowS
+    b.add[#b.add + 1] = ARGV[a + 7]
+    if not b.oldest then b.oldest = now end
+  end
   local state, sub, bal, n = 0, '', '0', -1
-  local k = redis.call('HMGET', key, 'revoked_at', 'last_used_at')
+  local k = keys[key]
+  if not k then
+    k = redis.call('HMGET', key, 'revoked_at', 'last_used_at')
+    keys[key] = k
+  end
   if k[1] == '' then
-    local ac = redis.call('HMGET', acct, 'subscription', 'balance_micros')
+    local ac = accts[acct]
+    if not ac then
+      ac = redis.call('HMGET', acct, 'subscription', 'balance_micros')
+      accts[acct] = ac
+    end
     if ac[2] then
       state, sub, bal = 1, ac[1], ac[2]
-      if allowed == 1 and ARGV[a + 5] == '1' then n = redis.call('HINCRBY', reqs, ARGV[a + 4], 1) end
-      if not k[2] or k[2] < ARGV[2] then redis.call('HSET', key, 'last_used_at', ARGV[3]) end
+      if allowed == 1 and ARGV[a + 9] == '1' then
+        local period = ARGV[a + 8]
+        local c = reqs[rk .. '|' .. period]
+        if not c then
+          c = {key = rk, period = period, base = tonumber(redis.call('HGET', rk, period) or '0'), add = 0}
+          reqs[rk .. '|' .. period] = c
+          reqOrder[#reqOrder + 1] = c
+        end
+        c.add = c.add + 1
+        n = c.base + c.add
+      end
+      if not k[2] or k[2] < ARGV[2] then
+        redis.call('HSET', key, 'last_used_at', ARGV[3])
+        k[2] = ARGV[3]
+      end
     end
   end
-  for _, v in ipairs({allowed, count, oldest, t, state, sub, bal, n}) do out[#out + 1] = v end
+  for _, v in ipairs({allowed, b.count, string.format('%.17g', b.oldest or now), nowS, state, sub, bal, n}) do out[#out + 1] = v end
 end
+for _, key in ipairs(bucketOrder) do flush_bucket(buckets[key]) end
+for _, c in ipairs(reqOrder) do redis.call('HINCRBY', c.key, c.period, c.add) end
 return out
 `;
 
@@ -87,13 +141,13 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
       nowIso = new Date(now).toISOString();
       refreshBeforeIso = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
     }
-    const keys: string[] = [];
+    const keys = keyTable();
     const args: string[] = ['', refreshBeforeIso, nowIso];
     for (const { r, known: { key, account } } of batch) {
-      keys.push(throttleKey(P, r.bucket), k.key(key.id), k.acct(account.id), k.reqs(account.id));
+      args.push(keys.index(throttleKey(P, r.bucket)), keys.index(k.key(key.id)), keys.index(k.acct(account.id)), keys.index(k.reqs(account.id)));
       args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
     }
-    const reply = await admitScript(keys.length, ...keys, ...args);
+    const reply = await admitScript(keys.list.length, ...keys.list, ...args);
     if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
     return batch.map((p, i): Admission => {
       const at = i * REPLY_WIDTH;
@@ -110,7 +164,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
         requests: n >= 0 ? n : null,
       };
     });
-  });
+  }, { maxInFlight: 1 });
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {

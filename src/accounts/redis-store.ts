@@ -41,7 +41,7 @@ import {
 } from './validate.ts';
 import type { Redis } from 'ioredis';
 import { createTurnBatcher } from '../util/turn.ts';
-import { checkPrefix, connectRedis, defineScript, pairsToRecord, quitRedis } from './redis-util.ts';
+import { checkPrefix, connectRedis, defineScript, keyTable, pairsToRecord, quitRedis } from './redis-util.ts';
 
 const CREATE_ACCOUNT = `
 -- KEYS: acct, names, accts, seq, ledger  ARGV: id, name, subscription, balance, created_at, ledger entry prefix
@@ -111,49 +111,82 @@ return 1
 
 const DEBITS = `
 -- A batch of debits, applied in order; each is checked as if alone against what the ones before it
--- left. Per debit: KEYS acct, usage, refs, ledger (4 each);
--- ARGV units, amount, -amount, quota ('' = none), class, reference ('' = none), period, at (8 each).
+-- left (balances, usage and references are read once per batch and tracked in Lua tables; the writes
+-- are made once per account, usage hash and class at the end).
+-- KEYS: the batch's distinct keys. ARGV[1]: at (ISO). Per debit from ARGV[2], 10 each: acct, usage,
+-- refs, ledger (indexes into KEYS), units, amount, quota ('' = none), class, reference ('' = none), period.
 -- Ledger: one entry per account, period and class for the batch (units and amounts summed, the
 -- balance_after values chained from the balance before the batch), and an entry of its own for
 -- every debit with a reference; zero-priced debits without a reference write no entry.
 -- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
+local at = ARGV[1]
 local out = {}
-local start, order, entries = {}, {}, {}
-for i = 0, #KEYS / 4 - 1 do
-  local acct, usage, refs, ledger = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
-  local a = i * 8
-  local units, amount, neg, quota, class, ref, period, at = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
+local bal, start, accts = {}, {}, {}
+local used, usedOrder = {}, {}
+local refsSeen = {}
+local order, entries = {}, {}
+for i = 0, (#ARGV - 1) / 10 - 1 do
+  local a = 1 + i * 10
+  local acct, usage, refs, ledger = KEYS[tonumber(ARGV[a + 1])], KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
+  local units, amount, quota, class, ref, period = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), ARGV[a + 7], ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
+  local b = bal[acct]
+  if b == nil then
+    local v = redis.call('HGET', acct, 'balance_micros')
+    b = v and tonumber(v) or false
+    bal[acct] = b
+    if b then
+      start[acct] = b
+      accts[#accts + 1] = acct
+    end
+  end
   local status, reason = 1, ''
-  local bal = redis.call('HGET', acct, 'balance_micros')
-  if bal and not start[acct] then start[acct] = tonumber(bal) end
-  if not bal then
-    status, bal = -1, '0'
-  elseif ref ~= '' and redis.call('HEXISTS', refs, ref) == 1 then
+  if not b then
+    status = -1
+  elseif ref ~= '' and (refsSeen[refs .. '|' .. ref] or redis.call('HEXISTS', refs, ref) == 1) then
     status = 1
-  elseif tonumber(bal) < tonumber(amount) then
+  elseif b < amount then
     status, reason = 0, 'insufficient_credit'
-  elseif quota ~= '' and tonumber(redis.call('HGET', usage, class .. ':units') or '0') + tonumber(units) > tonumber(quota) then
-    status, reason = 0, 'usage_limit_exceeded'
   else
-    redis.call('HINCRBY', usage, class .. ':units', units)
-    redis.call('HINCRBY', usage, class .. ':micros', amount)
-    if amount ~= '0' then bal = tostring(redis.call('HINCRBY', acct, 'balance_micros', neg)) end
-    if amount ~= '0' or ref ~= '' then
-      if ref ~= '' then redis.call('HSET', refs, ref, 0) end
-      local key = acct .. '|' .. period .. '|' .. class
-      if ref ~= '' then key = key .. '|ref|' .. ref end
-      local e = entries[key]
-      if e then
-        e.units, e.amount = e.units + tonumber(units), e.amount + tonumber(amount)
-      else
-        entries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, at = at, units = tonumber(units), amount = tonumber(amount)}
-        order[#order + 1] = key
+    local uk = usage .. '|' .. class
+    local u = used[uk]
+    if not u then
+      u = {usage = usage, class = class, units = 0, micros = 0}
+      used[uk] = u
+      usedOrder[#usedOrder + 1] = u
+    end
+    if quota ~= '' and not u.before then u.before = tonumber(redis.call('HGET', usage, class .. ':units') or '0') end
+    if quota ~= '' and u.before + u.units + units > tonumber(quota) then
+      status, reason = 0, 'usage_limit_exceeded'
+    else
+      u.units, u.micros, u.touched = u.units + units, u.micros + amount, true
+      b = b - amount
+      bal[acct] = b
+      if amount ~= 0 or ref ~= '' then
+        if ref ~= '' then refsSeen[refs .. '|' .. ref] = true end
+        local key = acct .. '|' .. period .. '|' .. class
+        if ref ~= '' then key = key .. '|ref|' .. ref end
+        local e = entries[key]
+        if e then
+          e.units, e.amount = e.units + units, e.amount + amount
+        else
+          entries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, units = units, amount = amount}
+          order[#order + 1] = key
+        end
       end
     end
   end
   out[#out + 1] = status
-  out[#out + 1] = bal
+  out[#out + 1] = b and string.format('%d', b) or '0'
   out[#out + 1] = reason
+end
+for _, acct in ipairs(accts) do
+  if bal[acct] ~= start[acct] then redis.call('HINCRBY', acct, 'balance_micros', string.format('%d', bal[acct] - start[acct])) end
+end
+for _, u in ipairs(usedOrder) do
+  if u.touched then
+    redis.call('HINCRBY', u.usage, u.class .. ':units', string.format('%d', u.units))
+    redis.call('HINCRBY', u.usage, u.class .. ':micros', string.format('%d', u.micros))
+  end
 end
 local running = start
 for _, key in ipairs(order) do
@@ -161,7 +194,7 @@ for _, key in ipairs(order) do
   running[e.acct] = running[e.acct] - e.amount
   local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
     .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
-    .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(e.at)
+    .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
     .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
   local n = redis.call('RPUSH', e.ledger, entry)
   if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
@@ -257,14 +290,13 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
    * one script call, applied in arrival order, each checked as if alone.
    */
   const debits = createTurnBatcher<CheckedDebit, DebitResult>(async (batch) => {
-    const keys: string[] = [];
-    const args: string[] = [];
-    const at = new Date().toISOString();
+    const keys = keyTable();
+    const args: string[] = [new Date().toISOString()];
     for (const d of batch) {
-      keys.push(k.acct(d.account_id), k.usage(d.account_id, d.period), k.refs(d.account_id), k.ledger(d.account_id));
-      args.push(String(d.units), String(d.amount_micros), String(-d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', d.period, at);
+      args.push(keys.index(k.acct(d.account_id)), keys.index(k.usage(d.account_id, d.period)), keys.index(k.refs(d.account_id)), keys.index(k.ledger(d.account_id)));
+      args.push(String(d.units), String(d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', d.period);
     }
-    const reply = await s.debits(keys.length, ...keys, ...args);
+    const reply = await s.debits(keys.list.length, ...keys.list, ...args);
     if (!Array.isArray(reply) || reply.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
     return batch.map((d, i): DebitResult | Error => {
       const status = Number(reply[i * 3]);
@@ -273,7 +305,7 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       if (status === 1) return { ok: true, balance_micros: balance };
       return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
     });
-  });
+  }, { maxInFlight: 1 });
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
 

@@ -11,19 +11,23 @@ import type { Throttle, ThrottleDecision } from './port.ts';
 import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
-/**
- * Lua shared by the throttle's own script and the gate's admission script (src/accounts/redis-gate.ts):
- * `clock(arg)` is `arg` as a number, or the Redis server's time in ms when `arg` is '';
- * `throttle_step(bucket, limit, window, now, member)` trims the bucket's window, admits the request
- * when fewer than `limit` are in it, and returns allowed (0/1), count, oldest and now.
- */
-export const THROTTLE_LUA = `
+/** Lua: `clock(arg)` is `arg` as a number, or the Redis server's time in ms when `arg` is ''. */
+export const CLOCK_LUA = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
 local function clock(arg)
   if arg ~= '' then return tonumber(arg) end
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+`;
+
+/**
+ * `throttle_step(bucket, limit, window, now, member)` trims the bucket's window, admits the request
+ * when fewer than `limit` are in it, and returns allowed (0/1), count, oldest and now. (The gate's
+ * admission script, src/accounts/redis-gate.ts, does the same steps for a whole batch at once.)
+ */
+const THROTTLE_LUA = `
+${CLOCK_LUA}
 local function throttle_step(bucket, limit, window, now, member)
   redis.call('ZREMRANGEBYSCORE', bucket, '-inf', string.format('%.17g', now - window))
   local count = redis.call('ZCARD', bucket)

@@ -56,6 +56,29 @@ export function gateContract(name: string, open: () => Promise<GateUnderTest>): 
       expect(seen.map((a) => a.requests)).toEqual([1, 2, 3, null]); // a refused request is not counted
     });
 
+    it('a burst admitted together is decided in arrival order, as one admission after another', async () => {
+      const a = await newKey(5);
+      const b = await newKey(2);
+      const ra = req(a.secret);
+      const rb = req(b.secret);
+      await t.gate.admit(ra); // the keys become known to the gate (Redis: the fast path, batched per turn)
+      await t.gate.admit(rb);
+      const burst = await Promise.all([ra, rb, ra, ra, rb, ra, ra, ra].map((r) => t.gate.admit(r)));
+      const of = (r: AdmitRequest) => burst.filter((_, i) => [ra, rb, ra, ra, rb, ra, ra, ra][i] === r);
+      expect(of(ra).map((x) => x.throttle.allowed)).toEqual([true, true, true, true, false, false]);
+      expect(of(ra).map((x) => x.throttle.remaining)).toEqual([3, 2, 1, 0, 0, 0]);
+      expect(of(ra).map((x) => x.requests)).toEqual([2, 3, 4, 5, null, null]);
+      expect(of(rb).map((x) => x.throttle.allowed)).toEqual([true, false]);
+      expect(of(rb).map((x) => x.requests)).toEqual([2, null]);
+      expect(burst.every((x) => x.auth !== null)).toBe(true);
+      // Reset: when the oldest counted request leaves the window, the same for the whole burst.
+      expect(new Set(of(ra).map((x) => x.throttle.reset)).size).toBe(1);
+      // The counts were written: the next admission of another turn continues from them.
+      await nextTurn();
+      const more = await t.gate.admit(req(a.secret, { bucket: `cred:${randomBytes(8).toString('hex')}` }));
+      expect(more.requests).toBe(6);
+    });
+
     it('does not count a request the key may not make, and counts nothing without a valid key', async () => {
       const { secret } = await newKey();
       const denied = await t.gate.admit(req(secret, { countsFor: (k: ApiKeyInfo) => k.capabilities.includes('ai:run') }));

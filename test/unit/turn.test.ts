@@ -32,13 +32,73 @@ describe('turn batcher (group commit)', () => {
     const b = createTurnBatcher<number, number>(async (xs) => {
       sizes.push(xs.length);
       return xs;
-    }, 4);
+    }, { max: 4 });
     await Promise.all(Array.from({ length: 10 }, (_, i) => b.add(i)));
     expect(sizes).toEqual([4, 4, 2]);
     const p = b.add(7);
     b.flush();
     expect(sizes).toEqual([4, 4, 2, 1]);
     expect(await p).toBe(7);
+  });
+});
+
+describe('turn batcher with maxInFlight', () => {
+  it('sends nothing new while a run is unfinished, then everything that waited as one batch', async () => {
+    const runs: number[][] = [];
+    const release: (() => void)[] = [];
+    const b = createTurnBatcher<number, number>(
+      async (xs) => {
+        runs.push(xs);
+        await new Promise<void>((r) => release.push(r));
+        return xs;
+      },
+      { maxInFlight: 1 },
+    );
+    const first = b.add(1);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([[1]]);
+    // Three more turns' worth of items while the first run is unfinished.
+    const waiting = [b.add(2), b.add(3)];
+    await new Promise((r) => setImmediate(r));
+    waiting.push(b.add(4));
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([[1]]);
+    release.shift()!();
+    expect(await first).toBe(1);
+    expect(runs).toEqual([[1], [2, 3, 4]]);
+    release.shift()!();
+    expect(await Promise.all(waiting)).toEqual([2, 3, 4]);
+    // Idle again: the next item goes at the end of its turn.
+    const last = b.add(5);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([[1], [2, 3, 4], [5]]);
+    release.shift()!();
+    expect(await last).toBe(5);
+  });
+
+  it('a failed run frees its slot for the items that waited; flush() sends even when the slot is taken', async () => {
+    const runs: number[][] = [];
+    let fail = true;
+    const b = createTurnBatcher<number, number>(
+      async (xs) => {
+        runs.push(xs);
+        await new Promise((r) => setImmediate(r));
+        if (fail) {
+          fail = false;
+          throw new Error('down');
+        }
+        return xs;
+      },
+      { maxInFlight: 1 },
+    );
+    const a = b.add(1);
+    await new Promise((r) => setImmediate(r));
+    const c = b.add(2);
+    b.flush();
+    expect(runs).toEqual([[1], [2]]);
+    await expect(a).rejects.toThrow('down');
+    expect(await c).toBe(2);
+    expect(() => createTurnBatcher(async (xs: number[]) => xs, { maxInFlight: 0 })).toThrow(RangeError);
   });
 });
 
