@@ -17,7 +17,7 @@ import type {
 } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
-import { textTokens } from '../text-tokens.ts';
+import { textTerms } from '../text-tokens.ts';
 import { orMatch, trigramMatch, trigramSpread } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
@@ -186,22 +186,24 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   }
 
   /**
-   * The FTS match of free text: an OR of its words. With OR semantics every part containing any word
-   * is scored, and over a large catalogue a common word ("resistor", "to": tens of thousands of parts)
-   * makes that most of a query's cost while barely moving BM25 (its IDF is low). So when the query also
-   * has rarer words, candidates must contain one of those, and every word still scores:
-   * `(rare OR …) AND (every OR …)` (FTS5 then counts the rare words twice). Document frequencies come
-   * from an fts5vocab table, cached per version. Search and facets use the same match.
+   * The FTS match of free text: an OR of its terms (text-tokens.ts `textTerms`: words, the words of a
+   * hyphenated compound as one phrase, "SOT-23-5" -> "sot 23 5", and no lone function words such as
+   * "to"). With OR semantics every part containing any term is scored, and over a large catalogue a
+   * common word ("resistor", "5", "to": tens of thousands of parts) makes that most of a query's cost
+   * while barely moving BM25 (its IDF is low). So when the query also has rarer terms, candidates must
+   * contain one of those, and every term still scores: `(rare OR …) AND (every OR …)` (FTS5 then counts
+   * the rare terms twice). Document frequencies come from an fts5vocab table, cached per version (a
+   * phrase counts as its rarest word). Search and facets use the same match.
    */
   function textMatch(t: VersionTables, text: string): string | null {
-    const tokens = textTokens(text);
-    if (tokens.length < 2) return orMatch(tokens);
+    const terms = textTerms(text);
+    if (terms.length < 2) return orMatch(terms);
     if (docCount < 0) {
       db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);
       docCount = (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n;
     }
     const common = Math.max(opts.commonWord?.parts ?? COMMON_WORD_PARTS, (opts.commonWord?.share ?? COMMON_WORD_SHARE) * docCount);
-    if (docCount <= common) return orMatch(tokens);
+    if (docCount <= common) return orMatch(terms);
     const df = (w: string) => {
       let n = docFreq.get(w);
       if (n === undefined) {
@@ -211,9 +213,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       }
       return n;
     };
-    const rare = tokens.filter((w) => df(w) <= common);
-    if (rare.length === 0 || rare.length === tokens.length) return orMatch(tokens);
-    return `(${orMatch(rare)}) AND (${orMatch(tokens)})`;
+    // A phrase is in at most as many parts as its rarest word.
+    const rare = terms.filter((term) => Math.min(...term.map(df)) <= common);
+    if (rare.length === 0 || rare.length === terms.length) return orMatch(terms);
+    return `(${orMatch(rare)}) AND (${orMatch(terms)})`;
   }
 
   /**

@@ -25,10 +25,10 @@ function ftsColumns(r: PartRecord): string[] {
   ];
 }
 
-/** OR of the quoted tokens (engines/text-tokens.ts); null when there are none. */
-export function orMatch(tokens: readonly string[]): string | null {
-  if (tokens.length === 0) return null;
-  return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+/** OR of the quoted terms (engines/text-tokens.ts: a word, or the words of a phrase); null when there are none. */
+export function orMatch(terms: readonly (readonly string[])[]): string | null {
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.join(' ').replace(/"/g, '""')}"`).join(' OR ');
 }
 
 /**
