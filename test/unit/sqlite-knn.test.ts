@@ -1,7 +1,7 @@
 /**
- * SQLite filtered kNN (engine.ts `knn`): vec0's exact KNN over the nearest n vectors, the filters
- * applied to those, n grown until k pass, and past vec0's largest k an exact scan of the filtered
- * set. Checked against brute force over every part that passes the filters, on 6,000 generated parts
+ * SQLite filtered kNN (engine.ts `knn`): an exact scan (usearch over the vectors in memory, or vec0's
+ * KNN) for the nearest n vectors, the filters applied to those, n grown until k pass, and with vec0,
+ * past its largest k, an exact scan of the filtered set. Checked against brute force over every part that passes the filters, on 6,000 generated parts
  * (more than vec0's largest k, so every path runs) with deterministic pseudo-random 8-dim vectors.
  */
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { embeddingText } from '../../src/catalog/normalise.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { vectorScanAvailable } from '../../src/engines/sqlite/vector-scan.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -32,12 +33,15 @@ function vectorOf(text: string): Float32Array {
 }
 const hashEmbedder: Embedder = { model: 'hash vectors (test)', dims: DIMS, embed: async (texts) => texts.map(vectorOf), close: async () => {} };
 
-describe('SQLite filtered kNN', () => {
+describe.each([
+  ['vectors in memory (usearch)', true],
+  ["vec0's KNN", false],
+])('SQLite filtered kNN: %s', (_name, memoryVectors) => {
   let engine: SearchEngine;
   beforeAll(async () => {
     const dir = tempDir();
     const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
-    engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    engine = createSqliteEngine({ file: path.join(dir, 'p.db'), memoryVectors });
     await engine.init();
     await runIngest({ engine, embedder: hashEmbedder, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, listsFile: files.listsFile, reportFile: path.join(dir, 'r.jsonl') });
   }, 60_000);
@@ -51,6 +55,10 @@ describe('SQLite filtered kNN', () => {
       .sort((a, b) => b.score - a.score)
       .slice(0, k);
   }
+
+  it.runIf(memoryVectors && process.platform === 'linux' && process.arch === 'x64')('uses usearch here (its linux-x64 prebuild loads)', () => {
+    expect(vectorScanAvailable).toBe(true);
+  });
 
   it('answers exactly what brute force over the filtered set answers, for broad and selective filters', async () => {
     const facets = await engine.facets({ text: null, filters: {}, size: 100 });

@@ -22,6 +22,7 @@ import { orMatch, trigramMatch, trigramSpread } from './text.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
+import { loadVectorMatrix, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
 
 
 export interface SqliteEngineOptions {
@@ -29,6 +30,8 @@ export interface SqliteEngineOptions {
   file: string;
   /** When a query word counts as common (see textMatch); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
   commonWord?: { parts: number; share: number };
+  /** Exact kNN over the vectors in memory (vector-scan.ts) when usearch loads; false: vec0's KNN only. Default true. */
+  memoryVectors?: boolean;
 }
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
@@ -55,6 +58,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   /** Document frequencies of query words in the live version, and its size (see textMatch). */
   const docFreq = new Map<string, number>();
   let docCount = -1;
+  /** The live version's vectors in memory for exact scans (see knn), keyed by the version's vec table. */
+  let matrix: { version: string; m: VectorMatrix | null } | null = null;
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -80,6 +85,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       docFreq.clear();
       docCount = -1;
       metaCache = null;
+      matrix = null;
       hasVectors =
         live !== null &&
         db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vec_${live}`) !== undefined;
@@ -283,30 +289,41 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return { total, hits: rows };
   }
 
+  /** The live version's vectors in memory (vector-scan.ts), read on first use; null without usearch. */
+  function vectorMatrix(t: VersionTables): VectorMatrix | null {
+    if (!vectorScanAvailable || opts.memoryVectors === false) return null;
+    if (matrix?.version !== t.vec) matrix = { version: t.vec, m: loadVectorMatrix(db, t.vec) };
+    return matrix.m;
+  }
+
   /**
-   * The k nearest parts passing the filters, nearest first (cosine). sqlite-vec's vec0 KNN is an
-   * exact brute-force scan without filters, so the filters are applied to its nearest n vectors: n
-   * grows (at least fourfold, by the observed pass rate) until k pass or the scan returned everything,
-   * and the result is then exact: every part nearer than the n-th vector was looked at. Selective
-   * filters that leave too few among KNN_WINDOW_MAX (vec0's largest k) are answered by computing the
-   * distance of every filtered part (slow: a vector lookup each, about 15 µs).
+   * The k nearest parts passing the filters, nearest first (cosine). Both scans are exact: usearch's
+   * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
+   * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
+   * observed pass rate) until k pass or n covers every vector, and the result is then exact: every
+   * part nearer than the n-th vector was looked at. With vec0, whose largest k is KNN_WINDOW_MAX,
+   * selective filters are answered by computing the distance of every filtered part (a vector lookup
+   * each, about 15 µs).
    */
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
     const t = tables();
     if (!t || !hasVectors || k <= 0) return [];
     const f = filterSql(filters, t);
     const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-    const near = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
+    const m = vectorMatrix(t);
+    const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
+    const near = (n: number) => (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[]));
+    const most = m ? m.ids.length : KNN_WINDOW_MAX;
     const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
-    if (f.sql === '1') return scored(near.all(blob, Math.min(k, KNN_WINDOW_MAX)) as { id: number; distance: number }[]);
+    if (f.sql === '1') return scored(near(Math.min(k, most)));
     const pick = stmt(`SELECT p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.id = j.value WHERE ${f.sql}`).pluck();
-    for (let n = Math.min(KNN_WINDOW_MAX, Math.max(64, 2 * k)); ; ) {
-      const rows = near.all(blob, n) as { id: number; distance: number }[];
+    for (let n = Math.min(most, Math.max(64, 2 * k)); ; ) {
+      const rows = near(n);
       const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
       const kept = rows.filter((r) => pass.has(Number(r.id)));
-      if (rows.length < n || kept.length >= k) return scored(kept.slice(0, k));
-      if (n >= KNN_WINDOW_MAX) break;
-      n = Math.min(KNN_WINDOW_MAX, Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length))));
+      if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
+      if (n >= most) break;
+      n = Math.min(most, Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length))));
     }
     const rows = stmt(
       `SELECT part_id AS id, vec_distance_cosine(embedding, ?) AS distance FROM ${t.vec} WHERE part_id IN (SELECT p.id FROM ${t.parts} p WHERE ${f.sql}) ORDER BY distance, part_id LIMIT ?`,
