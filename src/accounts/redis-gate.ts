@@ -8,9 +8,11 @@
  * account's subscription and balance, the monthly request count (incremented when the request is
  * admitted and the key may use the route) and `last_used_at` (refreshed at most once a minute).
  *
- * The admissions requested during one turn of the event loop go to Redis as one script call (each
- * admission still its own throttle step, in arrival order, so the throttle stays exact across
- * processes); each caller gets its own answer.
+ * The admissions requested during one turn of the event loop go to Redis as one script call, and
+ * while that call is unfinished later admissions wait and go together in the next (util/turn.ts,
+ * maxInFlight 1). The script decides each admission in arrival order exactly as if alone (so the
+ * throttle stays exact across processes) but reads each bucket, key and account once per batch and
+ * writes once at the end; each caller gets its own answer.
  *
  * A key this process has not seen yet, an unknown or malformed key, and requests without a key go
  * through the account store and the throttle as separate calls (createGate's path).

@@ -287,7 +287,8 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
 
   /**
    * Debits are group-committed: those requested during one turn of the event loop go to Redis as
-   * one script call, applied in arrival order, each checked as if alone.
+   * one script call (later ones wait while it is unfinished, then go together), applied in arrival
+   * order, each checked as if alone.
    */
   const debits = createTurnBatcher<CheckedDebit, DebitResult>(async (batch) => {
     const keys = keyTable();
