@@ -8,8 +8,10 @@
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
  *            pool (BM25 higher-is-better as the engines return it; cosine), combined as
  *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
- *         -> constraint ranking: parts satisfying more of the parsed constraints rank first
- *            (constraints dominate; fusion orders parts that satisfy equally many)
+ *         -> family and constraint ranking: when the query names a part family ("mosfets", "ldo"),
+ *            parts of that family (by category, src/search/families.ts) come first; then parts
+ *            satisfying more of the parsed constraints (constraints dominate; fusion orders parts
+ *            that satisfy equally many)
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1.
  *
  * `available_specs` counts, for every spec name, the parts of the whole ranked result set (all
@@ -18,6 +20,7 @@
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
+import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { satisfies, understandQuery, type QueryUnderstanding } from './understand.ts';
 
@@ -141,12 +144,13 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     if (!fused.has(c.id)) fused.set(c.id, 0);
   });
   const parts = await engine.getParts([...fused.keys()]);
+  const families = familiesToMatch(u.families);
   const ranked = parts
-    .map((p) => ({ p, c: constraintScore(u, p), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
+    .map((p) => ({ p, fam: inFamily(families, p) ? 1 : 0, c: constraintScore(u, p), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
     .sort((a, b) => {
       if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
       if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-      return b.c - a.c || b.f - a.f || a.p.id - b.p.id;
+      return b.fam - a.fam || b.c - a.c || b.f - a.f || a.p.id - b.p.id;
     })
     .map((x) => x.p);
 

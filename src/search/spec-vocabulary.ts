@@ -75,7 +75,7 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['diode', 'diode'], ['diodes', 'diode'], ['rectifier', 'diode'],
   ['schottky', 'schottky'], ['zener', 'zener'], ['tvs', 'tvs'], ['esd', 'tvs'],
   ['bridge rectifier', 'bridge rectifier'],
-  ['led', 'led'], ['leds', 'led'],
+  ['led', 'led'], ['leds', 'led'], ['light emitting diode', 'led'], ['light emitting diodes', 'led'],
   ['crystal', 'crystal'], ['crystals', 'crystal'], ['xtal', 'crystal'], ['quartz', 'crystal'], ['resonator', 'crystal'],
   ['oscillator', 'oscillator'], ['oscillators', 'oscillator'], ['tcxo', 'oscillator'], ['vcxo', 'oscillator'],
   ['mcu', 'mcu'], ['mcus', 'mcu'], ['microcontroller', 'mcu'], ['microcontrollers', 'mcu'],

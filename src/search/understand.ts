@@ -70,7 +70,7 @@ export interface QueryUnderstanding {
   /** Tokens that look like MPNs (letters+digits mixes of 4+ chars that are not units/packages), normalised with normaliseMpn. */
   mpns: string[];
   /** Hints: words that name a part family, mapped to a canonical family ("resistor", "capacitor", "inductor", "ldo", "mosfet", "op amp", "diode", "led", "crystal", "mcu", ...). */
-  families: string[];
+  families: Family[];
 }
 
 /** Only the start of a query is read: part searches are short, and this bounds the work on odd input. */
@@ -801,7 +801,7 @@ function understand(text: string): QueryUnderstanding {
     values: dedupe(values, (v) => `${v.names[0]}|${v.values.join(',')}`),
     packages: [...new Set(packages)],
     mpns: [...new Set(mpns)],
-    families: [...new Set<string>(s.families)],
+    families: [...new Set(s.families)],
   };
 }
 

@@ -1,12 +1,15 @@
 /**
- * Builds rule-judged MPN queries from the real catalogue dump in ../shared (derived data: never commit
- * the output). A deterministic sample of about 300 MPNs, round-robin over categories:
- * exact, lower-case, punctuation-stripped and one-character typo queries (rules: src/relevance/mpn-suite.ts).
+ * Builds rule-judged suites from the real catalogue dump in ../shared (derived data: never commit
+ * the output):
+ *   - real-mpn: a deterministic sample of about 300 MPNs, round-robin over categories: exact,
+ *     lower-case, punctuation-stripped and one-character typo queries (rules: src/relevance/mpn-suite.ts);
+ *   - real-param: 60 parametric queries ("100nF 50V 0603 multilayer ceramic capacitors"), judged from
+ *     the records' spec numbers, units, packages and categories (rules: src/relevance/param-suite.ts).
  *
- *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE]
+ *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE]
  *
  * Defaults: ../shared/data/catalog/parts.jsonl.gz with that folder's manufacturers.json and categories.json,
- * output <tmp>/partsearch-relevance/real-mpn.jsonl. Judge against an index of the SAME parts file ingested
+ * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl beside it. Judge against an index of the SAME parts file ingested
  * with the SAME manufacturers file (slugs depend on manufacturer alias resolution), e.g.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/real npx partsearch ingest --parts FILE --manufacturers M --categories C --no-embeddings
@@ -24,13 +27,14 @@ import { dumpPartSchema } from '../../src/catalog/dump-schema.ts';
 import { ajv } from '../../src/validation.ts';
 import { formatSuite } from '../../src/relevance/format.ts';
 import { buildMpnSuite, type MpnPart } from '../../src/relevance/mpn-suite.ts';
+import { buildParamSuite, type ParamPart } from '../../src/relevance/param-suite.ts';
 import { openLines } from '../../ingest/read-lines.ts';
 import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-files.ts';
 
 const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
 
 const { values: v } = parseArgs({
-  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
+  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, seed: { type: 'string' } },
 });
 const partsFile = path.resolve(v.parts ?? path.join(SHARED, 'parts.jsonl.gz'));
 if (!fs.existsSync(partsFile)) {
@@ -41,6 +45,7 @@ const dir = path.dirname(partsFile);
 const mfrFile = v.manufacturers ?? (fs.existsSync(path.join(dir, 'manufacturers.json')) ? path.join(dir, 'manufacturers.json') : null);
 const catFile = v.categories ?? (fs.existsSync(path.join(dir, 'categories.json')) ? path.join(dir, 'categories.json') : null);
 const out = path.resolve(v.out ?? path.join(os.tmpdir(), 'partsearch-relevance', 'real-mpn.jsonl'));
+const paramOut = path.resolve(v['param-out'] ?? path.join(path.dirname(out), 'real-param.jsonl'));
 
 const normaliser = new PartNormaliser(
   ManufacturerRegistry.from(mfrFile ? readManufacturersFile(mfrFile) : []),
@@ -49,6 +54,7 @@ const normaliser = new PartNormaliser(
 const validate = ajv.compile(dumpPartSchema);
 // Same identity and last-wins rule as the ingest.
 const byId = new Map<number, MpnPart>();
+const paramById = new Map<number, ParamPart>();
 const source = await openLines(partsFile);
 for await (const { text } of source.lines) {
   if (!text.trim()) continue;
@@ -61,9 +67,13 @@ for await (const { text } of source.lines) {
   if (!validate(raw)) continue;
   const r = normaliser.normalise(raw as DumpPart);
   byId.set(r.id, { slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' });
+  paramById.set(r.id, { slug: r.slug, active: r.status === 'active', category: r.category ? { slug: r.category.slug, name: r.category.name } : null, package: r.package, specs: r.specs });
 }
 const parts = [...byId.values()];
 const queries = buildMpnSuite(parts, { suite: 'real-mpn', seed: v.seed ? Number(v.seed) : 42, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, formatSuite(queries));
 console.log(`${out}: ${queries.length} queries from ${parts.length.toLocaleString('en-US')} parts of ${partsFile}`);
+const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed: v.seed ? Number(v.seed) : 42 });
+fs.writeFileSync(paramOut, formatSuite(param));
+console.log(`${paramOut}: ${param.length} parametric queries`);

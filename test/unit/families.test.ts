@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { familiesToMatch, inFamily } from '../../src/search/families.ts';
+import { understandQuery } from '../../src/search/understand.ts';
+
+const part = (path: string[] | null, description = '') => ({
+  category: path ? { slug: 'x', name: path[path.length - 1]!, path: path.map((name) => ({ slug: name.toLowerCase(), name })) } : null,
+  description,
+});
+
+describe('part families named in a query (families.ts)', () => {
+  it('judges the specific families named, never a generic one', () => {
+    expect(familiesToMatch(understandQuery('5.1V zener diode SOD-123').families)).toEqual(['zener']);
+    expect(familiesToMatch(understandQuery('40V diode').families)).toEqual([]); // generic alone: no family order
+    expect(familiesToMatch(understandQuery('light emitting diode indicator').families)).toEqual(['led']);
+    expect(familiesToMatch(understandQuery('100nF 50V X7R 0603').families)).toEqual([]);
+  });
+
+  it('reads the category path (every level), or the description without a category', () => {
+    const mosfet = part(['Transistors', 'MOSFETs']);
+    const resistor = part(['Resistors', 'Chip Resistor - Surface Mount']);
+    expect(inFamily(['mosfet'], mosfet)).toBe(true);
+    expect(inFamily(['mosfet'], resistor)).toBe(false);
+    expect(inFamily(['transistor'], mosfet)).toBe(true);
+    expect(inFamily(['ldo'], part(['Power Management', 'Linear Voltage Regulators (LDO)']))).toBe(true);
+    expect(inFamily(['tvs'], part(['Circuit Protection', 'ESD and Surge Protection (TVS/ESD)']))).toBe(true);
+    expect(inFamily(['led'], part(['Optoelectronics', 'Light Emitting Diodes (LED)']))).toBe(true);
+    expect(inFamily(['led'], part(['Power Management', 'LED Drivers']))).toBe(true);
+    expect(inFamily(['led'], part(['Transistors', 'Bipolar Transistors - BJT']))).toBe(false);
+    expect(inFamily(['op amp'], part(null, 'Dual operational amplifier, rail-to-rail'))).toBe(true);
+    expect(inFamily([], mosfet)).toBeNull();
+  });
+});
