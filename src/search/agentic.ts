@@ -22,7 +22,7 @@ import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
-import { satisfies, understandQuery, type QueryUnderstanding } from './understand.ts';
+import { satisfies, satisfiesLoosely, understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 /** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */
@@ -108,11 +108,16 @@ export function constraintCount(u: QueryUnderstanding): number {
   return u.specs.length + u.values.length + (u.packages.length ? 1 : 0);
 }
 
-/** Fraction of the parsed constraints a part satisfies (1 when there are none). */
-export function constraintScore(u: QueryUnderstanding, p: PartRecord): number {
+/**
+ * Fraction of the parsed constraints a part satisfies (1 when there are none). `loose` (ranking)
+ * also accepts a quantity held under a spec name the vocabulary does not know (satisfiesLoosely);
+ * the relevance measure keeps the strict reading.
+ */
+export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
+  const check = loose ? satisfiesLoosely : satisfies;
   const checks: boolean[] = [];
-  for (const c of u.specs) checks.push(satisfies(p.specs, c));
-  for (const c of u.values) checks.push(satisfies(p.specs, c));
+  for (const c of u.specs) checks.push(check(p.specs, c));
+  for (const c of u.values) checks.push(check(p.specs, c));
   if (u.packages.length) {
     const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
     const text = `${pkg} ${p.description.toUpperCase()}`;
@@ -146,7 +151,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const parts = await engine.getParts([...fused.keys()]);
   const families = familiesToMatch(u.families);
   const ranked = parts
-    .map((p) => ({ p, fam: inFamily(families, p) ? 1 : 0, c: constraintScore(u, p), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
+    .map((p) => ({ p, fam: inFamily(families, p) ? 1 : 0, c: constraintScore(u, p, true), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
     .sort((a, b) => {
       if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
       if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;

@@ -942,6 +942,27 @@ export function evaluate(specs: readonly StoredSpec[], c: SpecConstraint | Value
   return seen ? false : null;
 }
 
+/**
+ * For ranking: `satisfies`, or, when the part has no spec of the constraint's names, any spec stored
+ * with the constraint's SI unit whose number meets it. Catalogues name the same quantity many ways
+ * ("Current rating - power (max)", "Rated current"); a part holding the asked value under a name the
+ * vocabulary does not know still counts. Quantities only (text values stay by name).
+ */
+export function satisfiesLoosely(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean {
+  try {
+    const named = evaluate(specs, c);
+    if (named !== null || 'values' in c || c.unit === null) return named === true;
+    for (const s of specs) {
+      if (s === null || typeof s !== 'object' || asUnit(s.unit) !== c.unit) continue;
+      const b = bounds(s, c.unit);
+      if (b !== null && ge(b[1], c.lo) && le(b[0], c.hi)) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
 export function satisfies(
   specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],
