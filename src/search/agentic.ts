@@ -8,6 +8,8 @@
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
  *            pool (BM25 higher-is-better as the engines return it; cosine), combined as
  *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
+ *         -> the ranked set: the `pool` best of the fused list (100, or offset + limit up to 500;
+ *            hybrid retrieval brings up to twice as many) and every MPN hit
  *         -> family and constraint ranking: when the query names a part family ("mosfets", "ldo"),
  *            parts of that family (by category, src/search/families.ts) come first; then parts
  *            satisfying more of the parsed constraints (constraints dominate; fusion orders parts
@@ -148,7 +150,13 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     if (!mpnRank.has(c.id)) mpnRank.set(c.id, i);
     if (!fused.has(c.id)) fused.set(c.id, 0);
   });
-  const parts = await engine.getParts([...fused.keys()]);
+  // The ranked set: the `pool` best of the fused list (hybrid retrieval brings up to twice as many), and every MPN hit.
+  const candidates = [...fused.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, pool)
+    .map(([id]) => id);
+  for (const id of mpnRank.keys()) if (!candidates.includes(id)) candidates.push(id);
+  const parts = await engine.getParts(candidates);
   const families = familiesToMatch(u.families);
   const ranked = parts
     .map((p) => ({ p, fam: inFamily(families, p) ? 1 : 0, c: constraintScore(u, p, true), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
