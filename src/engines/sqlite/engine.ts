@@ -40,8 +40,8 @@ const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
  * does not select candidates when the query has rarer words (see textMatch). Both bounds: the cost is
  * the length of the word's posting list, and small catalogues are left exactly as they are.
  */
-const COMMON_WORD_PARTS = 20_000;
-const COMMON_WORD_SHARE = 0.05;
+const COMMON_WORD_PARTS = 5_000;
+const COMMON_WORD_SHARE = 0.01;
 /** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
 /** sqlite-vec's largest k for a vec0 KNN query. */
 const KNN_WINDOW_MAX = 4096;
