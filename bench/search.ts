@@ -2,7 +2,8 @@
  * Search latency and throughput over HTTP, end to end (issue 5), against the configured index
  * (SEARCH_ENGINE, PARTSEARCH_DATA_DIR / OPENSEARCH_URL + OPENSEARCH_INDEX_PREFIX), all in one run:
  *   - bare Koa route (no middleware) vs MPN search vs agentic search, 32 concurrent clients: req/s;
- *   - one client, warm: p50/p95 of MPN search (exact MPNs of the index) and agentic search;
+ *   - one client, warm: p50/p99 of MPN search (exact MPNs of the index), of MPN search with a one-character
+ *     typo in the middle of each (the fuzzy tier), and of agentic search;
  *   - the query-embedding time of the same model (p50), since agentic p50 should stay under 3x it:
  *     the model is loaded for that figure even when the index is lexical-only (agentic search then
  *     runs lexical-only, and the ratio says what hybrid would have to fit in);
@@ -47,6 +48,12 @@ const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).p
 const sample = await s.engine.textSearch({ text: null, filters: {}, limit: 2000, offset: 0 });
 const parts = await s.engine.getParts(sample.hits.filter((_, i) => i % 10 === 0).map((h) => h.id));
 const mpnPaths = parts.map((p) => `/v1/parts/search?mpn=${encodeURIComponent(p.mpn)}`);
+/** One-character typos: the middle character of each sampled MPN replaced (the fuzzy tier's work). */
+const typo = (mpn: string) => {
+  const i = Math.floor(mpn.length / 2);
+  return mpn.slice(0, i) + (mpn[i]?.toUpperCase() === 'X' ? '7' : 'X') + mpn.slice(i + 1);
+};
+const typoPaths = parts.filter((p) => p.mpn.length >= 6).map((p) => `/v1/parts/search?mpn=${encodeURIComponent(typo(p.mpn))}`);
 const NL = ['10k 0603 1% resistor', '100nF 50V X7R 0603', '3.3V LDO SOT-23-5', 'dual op amp', 'n-channel mosfet sot-23', '16MHz crystal', 'usb to uart bridge', 'schottky diode 40V', 'red led 0603', '4u7 16V'];
 const nlPaths = NL.map((q) => `/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}&limit=10`);
 
@@ -74,7 +81,7 @@ await load(base, mpnPaths.slice(0, 50), 4); // warm-up
 await load(base, nlPaths, 2);
 const loadBefore = os.loadavg().map((x) => +x.toFixed(2));
 const embedding = await embedP50();
-const oneClient = { mpn: await load(base, mpnPaths, 1), agentic: await load(base, nlPaths, 1) };
+const oneClient = { mpn: await load(base, mpnPaths, 1), mpn_typo: await load(base, typoPaths, 1), agentic: await load(base, nlPaths, 1) };
 const concurrent = {
   bare_koa: await load(bareUrl, undefined, Number(values.concurrency)),
   mpn: await load(base, mpnPaths, Number(values.concurrency)),
