@@ -68,24 +68,26 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['mosfet', 'mosfet'], ['mosfets', 'mosfet'], ['fet', 'mosfet'], ['nmos', 'mosfet'], ['pmos', 'mosfet'],
   ['n channel', 'mosfet'], ['p channel', 'mosfet'], ['n ch', 'mosfet'], ['p ch', 'mosfet'], ['nch', 'mosfet'], ['pch', 'mosfet'],
   ['bjt', 'bjt'], ['npn', 'bjt'], ['pnp', 'bjt'], ['transistor', 'transistor'], ['transistors', 'transistor'],
-  ['igbt', 'igbt'],
+  ['igbt', 'igbt'], ['igbts', 'igbt'],
   ['op amp', 'op amp'], ['opamp', 'op amp'], ['op amps', 'op amp'], ['opamps', 'op amp'],
   ['operational amplifier', 'op amp'], ['comparator', 'comparator'], ['comparators', 'comparator'],
-  ['amplifier', 'amplifier'], ['amp', 'amplifier'],
+  ['amplifier', 'amplifier'], ['amplifiers', 'amplifier'], ['amp', 'amplifier'],
   ['diode', 'diode'], ['diodes', 'diode'], ['rectifier', 'diode'],
   ['schottky', 'schottky'], ['zener', 'zener'], ['tvs', 'tvs'], ['esd', 'tvs'],
-  ['bridge rectifier', 'bridge rectifier'],
+  ['bridge rectifier', 'bridge rectifier'], ['bridge rectifiers', 'bridge rectifier'],
   ['led', 'led'], ['leds', 'led'], ['light emitting diode', 'led'], ['light emitting diodes', 'led'],
   ['crystal', 'crystal'], ['crystals', 'crystal'], ['xtal', 'crystal'], ['quartz', 'crystal'], ['resonator', 'crystal'],
   ['oscillator', 'oscillator'], ['oscillators', 'oscillator'], ['tcxo', 'oscillator'], ['vcxo', 'oscillator'],
   ['mcu', 'mcu'], ['mcus', 'mcu'], ['microcontroller', 'mcu'], ['microcontrollers', 'mcu'],
   ['eeprom', 'memory'], ['sram', 'memory'], ['memory', 'memory'], ['flash memory', 'memory'],
-  ['adc', 'adc'], ['dac', 'dac'], ['sensor', 'sensor'], ['sensors', 'sensor'],
-  ['optocoupler', 'optocoupler'], ['opto', 'optocoupler'], ['photocoupler', 'optocoupler'],
-  ['gate driver', 'gate driver'],
+  ['adc', 'adc'], ['adcs', 'adc'], ['dac', 'dac'], ['dacs', 'dac'], ['sensor', 'sensor'], ['sensors', 'sensor'],
+  ['optocoupler', 'optocoupler'], ['optocouplers', 'optocoupler'], ['opto', 'optocoupler'], ['photocoupler', 'optocoupler'],
+  ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
-  ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['socket', 'connector'],
-  ['switch', 'switch'], ['buzzer', 'buzzer'], ['transformer', 'transformer'],
+  ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
+  ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],
+  ['switch', 'switch'], ['switches', 'switch'], ['buzzer', 'buzzer'], ['buzzers', 'buzzer'],
+  ['transformer', 'transformer'], ['transformers', 'transformer'],
 ]);
 
 /** Longest phrase in FAMILY_WORDS / VALUE_WORDS, in words. */
@@ -118,7 +120,7 @@ const CAP_VOLTAGE = [
   'Voltage Rated', 'Allowable voltage', 'Voltage - Rated', 'Rated Voltage', 'Voltage Rating',
   'Voltage rating (dc)', 'Rated voltage (max)', 'Voltage(ac)', 'Voltage',
 ];
-const CURRENT_RATING = ['Current Rating', 'Rated current', 'Current - Rated', 'Current Rating (Amps)'];
+const CURRENT_RATING = ['Current Rating', 'Rated current', 'Current - Rated', 'Current Rating (Amps)', 'Current rating-power', 'Current rating - power (max)'];
 const OUTPUT_CURRENT = ['Output Current', 'Output current(max)', 'Current - Output', 'Output Current (Max)'];
 const DRAIN_CURRENT = ['Continuous Drain Current (Id)', 'Current - Continuous Drain (Id)', 'Drain Current'];
 const RECTIFIED_CURRENT = ['Average Rectified Current (Io)', 'Rectified current', 'Current - Average Rectified (Io)'];

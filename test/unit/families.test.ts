@@ -13,6 +13,11 @@ describe('part families named in a query (families.ts)', () => {
     expect(familiesToMatch(understandQuery('40V diode').families)).toEqual([]); // generic alone: no family order
     expect(familiesToMatch(understandQuery('light emitting diode indicator').families)).toEqual(['led']);
     expect(familiesToMatch(understandQuery('100nF 50V X7R 0603').families)).toEqual([]);
+    // Plural and catalogue wording of the real categories' names.
+    expect(familiesToMatch(understandQuery('12V 50mA tactile switches').families)).toEqual(['switch']);
+    expect(familiesToMatch(understandQuery('3A 250V pin headers').families)).toEqual(['connector']);
+    expect(familiesToMatch(understandQuery('8A 300V pluggable system terminal block').families)).toEqual(['connector']);
+    expect(familiesToMatch(understandQuery('50ns 130ns gate drive ics').families)).toEqual(['gate driver']);
   });
 
   it('reads the category path (every level), or the description without a category', () => {
