@@ -7,11 +7,11 @@ describe('satisfiesLoosely (ranking) beside satisfies (the measure)', () => {
   const u = understandQuery('5A 5V usb connector');
   const current = u.specs.find((c) => c.unit === 'A')!;
   it('accepts a quantity held under a spec name the vocabulary does not know, by its unit', () => {
-    const usb = [spec('Current rating - power (max)', '5A', 5, 'A'), spec('Allowable voltage', '5V', 5, 'V')];
+    const usb = [spec('Load current (power pins)', '5A', 5, 'A'), spec('Allowable voltage', '5V', 5, 'V')];
     expect(current).toBeDefined();
     expect(satisfies(usb, current)).toBe(false);
     expect(satisfiesLoosely(usb, current)).toBe(true);
-    expect(satisfiesLoosely([spec('Current rating - power (max)', '1A', 1, 'A')], current)).toBe(false);
+    expect(satisfiesLoosely([spec('Load current (power pins)', '1A', 1, 'A')], current)).toBe(false);
   });
 
   it('keeps the named reading when the part has a spec of those names, and text values by name only', () => {
