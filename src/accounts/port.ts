@@ -78,8 +78,14 @@ export interface AccountStore {
   createKey(input: { account_id: string; name: string; capabilities: Capability[]; rate_limit_per_minute: number }): Promise<CreatedKey>;
   listKeys(accountId?: string): Promise<ApiKeyInfo[]>;
   revokeKey(keyId: string): Promise<ApiKeyInfo | null>;
-  /** The key and its account for a presented secret, or null (unknown, malformed or revoked). Constant-time on the hash. */
-  authenticate(secret: string): Promise<{ key: ApiKeyInfo; account: Account } | null>;
+  /** The stored form (keyed hash) of a presented secret, or null when it is malformed. */
+  keyHash(secret: string): string | null;
+  /**
+   * The key and its account for a presented secret, or null (unknown, malformed or revoked). Constant-time
+   * on the hash. `keyHash`: this store's keyHash(secret) when the caller has it already (the HTTP guard
+   * remembers it per connection), so that it is not computed twice.
+   */
+  authenticate(secret: string, keyHash?: string | null): Promise<{ key: ApiKeyInfo; account: Account } | null>;
 
   /** Atomic: never drives the balance below zero, never exceeds the monthly quota. */
   debit(req: DebitRequest): Promise<DebitResult>;

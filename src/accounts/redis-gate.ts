@@ -170,7 +170,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
-      const hash = r.secret !== null && looksLikeKey(r.secret) ? hashKey(r.secret, opts.pepper) : null;
+      const hash = r.keyHash !== undefined ? r.keyHash : r.secret !== null && looksLikeKey(r.secret) ? hashKey(r.secret, opts.pepper) : null;
       const cached = hash === null ? undefined : known.get(hash);
       if (!cached) {
         const a = await slow.admit(r);

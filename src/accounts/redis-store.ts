@@ -404,9 +404,13 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       return toKey(pairsToRecord(await s.revokeKey(k.key(keyId), new Date().toISOString())));
     },
 
-    async authenticate(secret) {
+    keyHash(secret) {
+      return looksLikeKey(secret) ? hashKey(secret, pepper) : null;
+    },
+
+    async authenticate(secret, keyHash) {
       if (!looksLikeKey(secret)) return null;
-      const hash = hashKey(secret, pepper);
+      const hash = keyHash ?? hashKey(secret, pepper);
       const r = await s.authenticate(k.keyHashes, hash, k.key(''), k.acct(''));
       if (!Array.isArray(r)) return null;
       const h = pairsToRecord(r[0]);

@@ -356,9 +356,13 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       return row ? toKey(row) : null;
     },
 
-    async authenticate(secret) {
+    keyHash(secret) {
+      return looksLikeKey(secret) ? hashKey(secret, pepper) : null;
+    },
+
+    async authenticate(secret, keyHash) {
       if (!looksLikeKey(secret)) return null;
-      const hash = hashKey(secret, pepper);
+      const hash = keyHash ?? hashKey(secret, pepper);
       dropCacheIfStale();
       let key = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
       if (!key) {

@@ -2,6 +2,7 @@
  * The API contract layer end to end over the real HTTP server: authentication, capabilities,
  * throttle and its headers, metering and credit, error body forms, OpenAPI coverage.
  */
+import http from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes, createApp } from '../../src/http/app.ts';
@@ -45,6 +46,43 @@ describe('authentication', () => {
     expect((await api.get('/v1/usage', secret)).status).toBe(200);
     await api.services.accounts.revokeKey(keyId);
     expect((await api.get('/v1/usage', secret)).status).toBe(401);
+  });
+
+  it('judges every request on one keep-alive connection by its own key (the guard remembers derived values only)', async () => {
+    const a = await api.key({ capabilities: ['parts:read'] });
+    const b = await api.key({ capabilities: ['ai:run'] });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (path: string, authorization: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(`${api.url}${path}`, { agent, headers: { Authorization: authorization } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('socket', (sock) => sockets.add(sock));
+        req.on('error', reject);
+      });
+    try {
+      const part = '/v1/parts/texas-instruments/LM358DR';
+      expect(await get(part, `Bearer ${a.secret}`)).toBe(200);
+      expect(await get(part, `Bearer ${b.secret}`)).toBe(403); // b lacks parts:read
+      expect(await get(part, `Bearer ${a.secret}`)).toBe(200);
+      expect(await get(part, `Bearer ${a.secret.slice(0, -1)}`)).toBe(401); // malformed
+      expect(await get(part, `Bearer ${a.secret.slice(0, -1)}${a.secret.endsWith('A') ? 'B' : 'A'}`)).toBe(401); // same length, unknown
+      expect(await get(part, `bearer ${a.secret}`)).toBe(200);
+      await api.services.accounts.revokeKey(a.keyId);
+      expect(await get(part, `Bearer ${a.secret}`)).toBe(401); // the same header as before: still judged
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('throttles a key by its keyed hash: the spelling of the scheme does not make a new bucket', async () => {
+    const { secret } = await api.key({ rateLimit: 3 });
+    const statuses = [];
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'Bearer']) statuses.push((await api.get('/v1/usage', null, { Authorization: `${scheme} ${secret}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it('leaves /health public and unthrottled', async () => {

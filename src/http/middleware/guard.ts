@@ -9,7 +9,7 @@
  *   5. paid routes: no subscription -> 403 subscription_required; no credit -> 402 insufficient_credit.
  * Metering itself happens after the work succeeded (ctx.state.charge), so failures are never charged.
  */
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate } from '../../accounts/gate.ts';
@@ -26,6 +26,37 @@ export interface AuthState {
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 const WINDOW_MS = 60_000;
 
+/** What the guard derives from an Authorization header: the secret, its keyed hash and the throttle bucket. */
+interface Credential {
+  header: Buffer;
+  secret: string | null;
+  keyHash: string | null;
+  bucket: string;
+}
+
+/**
+ * The last credential seen on each connection. Clients send the same header on every request of a
+ * keep-alive connection, and deriving the keyed hash and the bucket is two SHA-256 computations (about
+ * 4 µs, a sixth of a cheap guarded request); a repeat costs one constant-time comparison of the header
+ * bytes instead (timingSafeEqual: a connection shared by several clients behind a proxy learns nothing
+ * from its timing). Only derived values are remembered: authentication itself runs on every request.
+ */
+const lastCredential = new WeakMap<object, Credential>();
+
+function credentialOf(s: AppServices, connection: object, header: string): Credential {
+  const raw = Buffer.from(header, 'utf8');
+  const last = lastCredential.get(connection);
+  if (last && last.header.length === raw.length && timingSafeEqual(last.header, raw)) return last;
+  const secret = BEARER.exec(header)?.[1] ?? null;
+  const keyHash = secret === null ? null : s.accounts.keyHash(secret);
+  // A well-formed key is throttled by its keyed hash (so "Bearer" and "bearer" are one bucket); anything
+  // else by a hash of the whole header.
+  const bucket = keyHash !== null ? `key:${keyHash.slice(0, 32)}` : `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`;
+  const c: Credential = { header: raw, secret, keyHash, bucket };
+  lastCredential.set(connection, c);
+  return c;
+}
+
 export function createGuard(s: AppServices) {
   const billing = s.config.billing;
   const gate = s.gate ?? createGate(s.accounts, s.throttle);
@@ -35,13 +66,13 @@ export function createGuard(s: AppServices) {
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
     return async (ctx: Context, next: Next) => {
       const header = ctx.get('Authorization');
-      const secret = header ? (BEARER.exec(header)?.[1] ?? null) : null;
-      const bucket = header ? `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}` : `addr:${ctx.ip}`;
+      const cred = header ? credentialOf(s, ctx.req.socket, header) : null;
       const period = currentPeriod();
       // The throttle counts the request whatever the key turns out to be (see the gate).
       const { throttle: t, auth, requests } = await gate.admit({
-        bucket,
-        secret,
+        bucket: cred?.bucket ?? `addr:${ctx.ip}`,
+        secret: cred?.secret ?? null,
+        keyHash: cred?.keyHash ?? null,
         defaultLimit: billing.defaultRateLimitPerMinute,
         windowMs: WINDOW_MS,
         period: period.key,
