@@ -128,6 +128,7 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
       const first = await createUserList(t.api.services.engine, 'alice', 'Power parts');
       await new Promise((r) => setTimeout(r, 5));
       const second = await createUserList(t.api.services.engine, 'alice', 'Passives');
+      await new Promise((r) => setTimeout(r, 5)); // updated_at has millisecond resolution
       await editMembers(t.api.services.engine, first.list_id, 'add', 'TI/LM358DR');
       await createUserList(t.api.services.engine, 'bob', 'Bob only');
       t.api.services.catalog.invalidate();
