@@ -69,7 +69,7 @@ for i = 0, (#ARGV - 3) / 9 - 1 do
     allowed, b.count = 1, b.count + 1
     b.add[#b.add + 1] = nowS
     b.add[#b.add + 1] = ARGV[a + 7]
-    if not b.oldest then b.oldest = now end
+    if not b.oldest or now < b.oldest then b.oldest = now end
   end
   local state, sub, bal, n = 0, '', '0', -1
   local k = keys[key]

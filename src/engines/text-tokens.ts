@@ -21,7 +21,9 @@ export function textTerms(text: string): string[][] {
   const terms: string[][] = [];
   const seen = new Set<string>();
   let words = 0;
-  for (const chunk of text.toLowerCase().split(/[\s,;/()[\]{}]+/)) {
+  // A chunk is a run of words joined only by hyphens or underscores ("sot-23-5", "n_channel"); any other
+  // character between words separates them ("10uF+50V", "X7R/X5R", "AT&T").
+  for (const chunk of text.toLowerCase().split(/[^\p{L}\p{N}._-]+/u)) {
     const t = chunk.match(TOKEN);
     if (!t || words >= 32) continue;
     const term = t.slice(0, 32 - words);

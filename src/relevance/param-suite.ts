@@ -51,13 +51,13 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
   }
   const categories = [...byCategory.entries()]
     .filter(([, ps]) => ps.length >= MIN_CATEGORY_PARTS)
-    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([slug, ps]) => {
       const counts = new Map<string, number>();
       for (const p of ps) for (const name of new Set(p.specs.filter(numeric).map((s) => s.name))) counts.set(name, (counts.get(name) ?? 0) + 1);
       const specNames = [...counts.entries()]
         .filter(([, n]) => n >= MIN_SPEC_SHARE * ps.length)
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .map(([name]) => name);
       const eligible = ps.filter((p) => specNames.filter((n) => p.specs.some((s) => s.name === n && numeric(s))).length >= 2);
       return { slug, name: ps[0]!.category!.name, parts: ps, specNames, eligible };

@@ -1,7 +1,9 @@
 /**
- * Whether a part belongs to a part family named in a query ("1.6A 20V mosfets"), judged from its
- * category path (names of every level), or from its description when it has no category. Used by
- * agentic ranking: a query that names a family wants parts of that family first.
+ * Whether a part belongs to a part family named in a query ("1.6A 20V mosfets"), judged from its leaf
+ * category's name, or from the whole category path when the leaf names no family ("Others"), or from
+ * its description when it has no category. The leaf decides because upper levels group unlike parts
+ * ("TVS/Fuse/Board Level Protection" holds TVS diodes and fuses; "Optocoupler/LED/Digital Tube" both
+ * optocouplers and LEDs). Used by agentic ranking: a query that names a family wants that family first.
  */
 import type { PartRecord } from '../catalog/part.ts';
 import { GENERIC_FAMILIES, type Family } from './spec-vocabulary.ts';
@@ -17,7 +19,7 @@ const FAMILY_CATEGORY: Record<Family, RegExp> = {
   'ferrite bead': /ferrite/i,
   ldo: /\bldo\b|low drop/i,
   regulator: /regulator/i,
-  'dc-dc': /dc-dc|dc\/dc|switching regulator|converter/i,
+  'dc-dc': /dc-dc|dc\/dc|dc to dc|switching regulator|\bbuck\b|\bboost\b/i,
   'voltage reference': /voltage reference/i,
   mosfet: /mosfet/i,
   bjt: /\bbjt\b|bipolar/i,
@@ -32,19 +34,19 @@ const FAMILY_CATEGORY: Record<Family, RegExp> = {
   tvs: /\btvs\b|\besd\b|transient|surge/i,
   'bridge rectifier': /bridge/i,
   led: /\bleds?\b|light emitting/i,
-  crystal: /crystal|resonator/i,
+  crystal: /(?<!liquid )\bcrystals?\b|resonator/i,
   oscillator: /oscillator/i,
   mcu: /\bmcus?\b|microcontroller/i,
-  memory: /memory|eeprom|flash|sram|dram/i,
+  memory: /\bmemory\b(?!\s*(?:card|connector))|eeprom|\bflash\b|sram|dram/i,
   adc: /\badcs?\b|analog to digital|a\/d/i,
   dac: /\bdacs?\b|digital to analog|d\/a/i,
   sensor: /sensor/i,
-  optocoupler: /optocoupler|photocoupler|opto/i,
+  optocoupler: /optocoupler|photocoupler|optoisolator/i,
   'gate driver': /gate driv/i,
   fuse: /fuse/i,
   relay: /relay/i,
   connector: /connector|header|terminal|socket/i,
-  switch: /switch/i,
+  switch: /\bswitch(?:es)?\b/i,
   buzzer: /buzzer/i,
   transformer: /transformer/i,
 };
@@ -58,9 +60,24 @@ export function familiesToMatch(families: readonly Family[]): Family[] {
   return [...new Set(families.filter((f) => !GENERIC_FAMILIES.has(f)))];
 }
 
+const PATTERNS = Object.values(FAMILY_CATEGORY);
+/** Category slug -> the text families are judged on (the leaf name, or the whole path). */
+const judgedText = new Map<string, string>();
+
+function categoryText(c: NonNullable<PartRecord['category']>): string {
+  let t = judgedText.get(c.slug);
+  if (t === undefined) {
+    const leaf = c.path[c.path.length - 1]?.name ?? c.name;
+    t = PATTERNS.some((re) => re.test(leaf)) ? leaf : c.path.map((x) => x.name).join(' / ');
+    if (judgedText.size >= 10_000) judgedText.clear();
+    judgedText.set(c.slug, t);
+  }
+  return t;
+}
+
 /** True when the part is of any of the families (familiesToMatch's result); null when none is named. */
 export function inFamily(families: readonly Family[], p: Pick<PartRecord, 'category' | 'description'>): boolean | null {
   if (families.length === 0) return null;
-  const text = p.category ? p.category.path.map((c) => c.name).join(' / ') : p.description;
+  const text = p.category ? categoryText(p.category) : p.description;
   return families.some((f) => FAMILY_CATEGORY[f].test(text));
 }

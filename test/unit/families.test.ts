@@ -3,7 +3,7 @@ import { familiesToMatch, inFamily } from '../../src/search/families.ts';
 import { understandQuery } from '../../src/search/understand.ts';
 
 const part = (path: string[] | null, description = '') => ({
-  category: path ? { slug: 'x', name: path[path.length - 1]!, path: path.map((name) => ({ slug: name.toLowerCase(), name })) } : null,
+  category: path ? { slug: path.join('/').toLowerCase(), name: path[path.length - 1]!, path: path.map((name) => ({ slug: name.toLowerCase(), name })) } : null,
   description,
 });
 
@@ -33,5 +33,20 @@ describe('part families named in a query (families.ts)', () => {
     expect(inFamily(['led'], part(['Transistors', 'Bipolar Transistors - BJT']))).toBe(false);
     expect(inFamily(['op amp'], part(null, 'Dual operational amplifier, rail-to-rail'))).toBe(true);
     expect(inFamily([], mosfet)).toBeNull();
+  });
+
+  it('judges by the leaf category when it names a family: upper levels group unlike parts', () => {
+    const tvs = part(['TVS/Fuse/Board Level Protection', 'ESD and Surge Protection (TVS/ESD)']);
+    const fuse = part(['TVS/Fuse/Board Level Protection', 'Resettable Fuses']);
+    expect([inFamily(['fuse'], tvs), inFamily(['tvs'], tvs), inFamily(['fuse'], fuse), inFamily(['tvs'], fuse)]).toEqual([false, true, true, false]);
+    const led = part(['Optocoupler/LED/Digital Tube/Photoelectric Device', 'Light Emitting Diodes (LED)']);
+    expect([inFamily(['optocoupler'], led), inFamily(['led'], led)]).toEqual([false, true]);
+    expect(inFamily(['switch'], part(['Diodes', 'Switching Diodes']))).toBe(false);
+    expect(inFamily(['switch'], part(['Switches', 'Tactile Switches']))).toBe(true);
+    expect(inFamily(['dc-dc'], part(['Data Acquisition', 'Analog To Digital Converters (ADCs)']))).toBe(false);
+    expect(inFamily(['crystal'], part(['Displays', 'Liquid Crystal Display Screen']))).toBe(false);
+    expect(inFamily(['memory'], part(['Connectors', 'Memory Connector (DDR)']))).toBe(false);
+    // A leaf that names no family: the whole path decides.
+    expect(inFamily(['mosfet'], part(['Transistors', 'MOSFETs', 'Others']))).toBe(true);
   });
 });

@@ -8,6 +8,8 @@ describe('query terms (text-tokens.ts)', () => {
     expect(textTerms('n-channel mosfet (SOT-23)')).toEqual([['n', 'channel'], ['mosfet'], ['sot', '23']]);
     // Slashes, commas and brackets separate alternatives; dots inside numbers stay in the word.
     expect(textTerms('X7R/X5R, 0.1uF')).toEqual([['x7r'], ['x5r'], ['0.1uf']]);
+    // Only hyphens and underscores join words into a phrase.
+    expect(textTerms('10uF+50V AT&T n_channel')).toEqual([['10uf'], ['50v'], ['t'], ['n', 'channel']]); // "at" is a function word
   });
 
   it('drops lone function words unless nothing else is left, and never inside a phrase', () => {

@@ -32,16 +32,26 @@ export interface VectorMatrix {
 
 /** Reads a vec0 table (part_id, embedding) into memory; null when it is empty. */
 export function loadVectorMatrix(db: Database.Database, vecTable: string): VectorMatrix | null {
-  const rows = db.prepare(`SELECT part_id, embedding FROM ${vecTable}`).raw().all() as [number | bigint, Buffer][];
-  if (rows.length === 0) return null;
-  const dims = rows[0]![1].byteLength / 4;
-  const ids = new Float64Array(rows.length);
-  const data = new Float32Array(rows.length * dims);
-  rows.forEach(([id, e], i) => {
-    ids[i] = Number(id);
+  const count = db.prepare(`SELECT count(*) FROM ${vecTable}`).pluck().get() as number;
+  if (count === 0) return null;
+  let ids: Float64Array | null = null;
+  let data: Float32Array | null = null;
+  let dims = 0;
+  let i = 0;
+  // Row by row into arrays sized once: peak memory is the matrix, not the matrix plus every blob.
+  for (const [id, e] of db.prepare(`SELECT part_id, embedding FROM ${vecTable}`).raw().iterate() as IterableIterator<[number | bigint, Buffer]>) {
+    if (!data) {
+      dims = e.byteLength / 4;
+      ids = new Float64Array(count);
+      data = new Float32Array(count * dims);
+    }
+    if (i >= count) break;
+    ids![i] = Number(id);
     data.set(new Float32Array(e.buffer, e.byteOffset, dims), i * dims);
-  });
-  return { ids, data, dims };
+    i++;
+  }
+  if (!data || !ids) return null;
+  return { ids: ids.subarray(0, i), data: data.subarray(0, i * dims), dims };
 }
 
 /** The n nearest rows to `q` by cosine distance (1 - cosine), nearest first. */
