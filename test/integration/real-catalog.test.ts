@@ -1,7 +1,10 @@
 /**
  * The real catalogue from ../shared/data/catalog (29,399 full parts): ingest into SQLite, and into
- * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy. Skips with a
- * message when the shared data is absent.
+ * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy; and gate relevance
+ * on the real data: the rule-judged real-mpn and real-param suites (src/relevance/real-suites.ts), run
+ * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
+ * REAL_TOLERANCE on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
+ * rewrites the file). Skips with a message when the shared data is absent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +12,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { buildRealSuites, type RealSuites } from '../../src/relevance/real-suites.ts';
+import { METRIC_NAMES, type Metrics } from '../../src/relevance/metrics.ts';
+import { runSuite } from '../../src/relevance/runner.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
+
+const REAL_TOLERANCE = 0.02;
+const UPDATE = process.env.RELEVANCE_UPDATE_BASELINES === '1';
+const BASELINES = path.resolve(import.meta.dirname, '..', 'relevance', 'baselines');
+interface RealBaseline {
+  engine: string;
+  tolerance: number;
+  note: string;
+  lexical: Record<string, Metrics & { constraint_share: number | null }>;
+}
+let suitesP: Promise<RealSuites> | null = null;
+const realSuites = () => (suitesP ??= buildRealSuites({ parts: files.parts, manufacturers: files.manufacturers, categories: files.categories }));
 
 const files = {
   parts: path.join(SHARED_CATALOG, 'parts.jsonl.gz'),
@@ -35,7 +53,7 @@ if (process.env.OPENSEARCH_URL) {
   ]);
 } else noteSkip('real catalogue ingest into OpenSearch', 'OPENSEARCH_URL is not set');
 
-describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (_name, make) => {
+describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (name, make) => {
   let engine: SearchEngine;
   let summary: IngestSummary;
   const dir = tempDir();
@@ -93,4 +111,38 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     const text = await engine.textSearch({ text: 'capacitive transducer', filters: {}, limit: 5, offset: 0 });
     expect(text.total).toBeGreaterThan(0);
   });
+
+  it('keeps real-data relevance (real-mpn, real-param; lexical) at its baseline', async () => {
+    const suites = await realSuites();
+    expect(suites.mpn.length).toBe(300);
+    expect(suites.param.length).toBe(60);
+    const got: RealBaseline['lexical'] = {};
+    for (const [suite, queries] of [['real-mpn', suites.mpn], ['real-param', suites.param]] as const) {
+      const r = await runSuite(queries, { engine, embedder: null, retrieval: 'lexical' });
+      got[suite] = { ...r.mean, constraint_share: r.constraints?.share ?? null };
+    }
+    const file = path.join(BASELINES, `real-${name}.json`);
+    if (UPDATE) {
+      const b: RealBaseline = {
+        engine: name,
+        tolerance: REAL_TOLERANCE,
+        note: 'Mean metrics of the real-data suites (built from ../shared/data/catalog/parts.jsonl.gz by src/relevance/real-suites.ts, seed 42) on a lexical-only index of that dump, written by test/integration/real-catalog.test.ts with RELEVANCE_UPDATE_BASELINES=1. The test fails when a metric or the top-5 constraint share < baseline - tolerance.',
+        lexical: got,
+      };
+      fs.writeFileSync(file, `${JSON.stringify(b, null, 2)}\n`);
+      return;
+    }
+    const baseline = JSON.parse(fs.readFileSync(file, 'utf8')) as RealBaseline;
+    const drops: string[] = [];
+    for (const [suite, m] of Object.entries(got)) {
+      const b = baseline.lexical[suite];
+      if (!b) {
+        drops.push(`${suite}: no baseline`);
+        continue;
+      }
+      for (const k of METRIC_NAMES) if (m[k] < b[k] - REAL_TOLERANCE) drops.push(`${suite} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${REAL_TOLERANCE}`);
+      if (b.constraint_share !== null && (m.constraint_share ?? 0) < b.constraint_share - REAL_TOLERANCE) drops.push(`${suite} top-5 constraint share ${m.constraint_share} < baseline ${b.constraint_share} - ${REAL_TOLERANCE}`);
+    }
+    expect(drops, `real-data relevance dropped on ${name}:\n${drops.join('\n')}`).toEqual([]);
+  }, 180_000);
 });

@@ -19,17 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CategoryTree } from '../../src/catalog/categories.ts';
-import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
-import { PartNormaliser } from '../../src/catalog/normalise.ts';
-import type { DumpPart } from '../../src/catalog/part.ts';
-import { dumpPartSchema } from '../../src/catalog/dump-schema.ts';
-import { ajv } from '../../src/validation.ts';
 import { formatSuite } from '../../src/relevance/format.ts';
-import { buildMpnSuite, type MpnPart } from '../../src/relevance/mpn-suite.ts';
-import { buildParamSuite, type ParamPart } from '../../src/relevance/param-suite.ts';
-import { openLines } from '../../ingest/read-lines.ts';
-import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-files.ts';
+import { buildRealSuites } from '../../src/relevance/real-suites.ts';
 
 const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
 
@@ -47,33 +38,9 @@ const catFile = v.categories ?? (fs.existsSync(path.join(dir, 'categories.json')
 const out = path.resolve(v.out ?? path.join(os.tmpdir(), 'partsearch-relevance', 'real-mpn.jsonl'));
 const paramOut = path.resolve(v['param-out'] ?? path.join(path.dirname(out), 'real-param.jsonl'));
 
-const normaliser = new PartNormaliser(
-  ManufacturerRegistry.from(mfrFile ? readManufacturersFile(mfrFile) : []),
-  catFile ? CategoryTree.fromFile(readCategoriesFile(catFile)) : CategoryTree.fromData([]),
-);
-const validate = ajv.compile(dumpPartSchema);
-// Same identity and last-wins rule as the ingest.
-const byId = new Map<number, MpnPart>();
-const paramById = new Map<number, ParamPart>();
-const source = await openLines(partsFile);
-for await (const { text } of source.lines) {
-  if (!text.trim()) continue;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    continue;
-  }
-  if (!validate(raw)) continue;
-  const r = normaliser.normalise(raw as DumpPart);
-  byId.set(r.id, { slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' });
-  paramById.set(r.id, { slug: r.slug, active: r.status === 'active', category: r.category ? { slug: r.category.slug, name: r.category.name } : null, package: r.package, specs: r.specs });
-}
-const parts = [...byId.values()];
-const queries = buildMpnSuite(parts, { suite: 'real-mpn', seed: v.seed ? Number(v.seed) : 42, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
+const suites = await buildRealSuites({ parts: partsFile, manufacturers: mfrFile, categories: catFile }, v.seed ? Number(v.seed) : 42);
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, formatSuite(queries));
-console.log(`${out}: ${queries.length} queries from ${parts.length.toLocaleString('en-US')} parts of ${partsFile}`);
-const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed: v.seed ? Number(v.seed) : 42 });
-fs.writeFileSync(paramOut, formatSuite(param));
-console.log(`${paramOut}: ${param.length} parametric queries`);
+fs.writeFileSync(out, formatSuite(suites.mpn));
+console.log(`${out}: ${suites.mpn.length} queries from ${suites.parts.toLocaleString('en-US')} parts of ${partsFile}`);
+fs.writeFileSync(paramOut, formatSuite(suites.param));
+console.log(`${paramOut}: ${suites.param.length} parametric queries`);

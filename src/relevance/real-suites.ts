@@ -1,0 +1,52 @@
+/**
+ * The rule-judged suites of a real catalogue dump (../shared/data/catalog): real-mpn (MPN exact,
+ * lower-case, punctuation-stripped and typo queries: mpn-suite.ts) and real-param (parametric queries
+ * judged from the records: param-suite.ts). The parts are read and normalised exactly as the ingest
+ * does (same identity, last record wins), so the judgments' slugs are those of an index of the same
+ * dump ingested with the same manufacturers and categories files. Derived data: never committed.
+ */
+import { CategoryTree } from '../catalog/categories.ts';
+import { ManufacturerRegistry } from '../catalog/manufacturers.ts';
+import { PartNormaliser } from '../catalog/normalise.ts';
+import type { DumpPart } from '../catalog/part.ts';
+import { dumpPartSchema } from '../catalog/dump-schema.ts';
+import { ajv } from '../validation.ts';
+import { openLines } from '../../ingest/read-lines.ts';
+import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-files.ts';
+import type { RelevanceQuery } from './format.ts';
+import { buildMpnSuite, type MpnPart } from './mpn-suite.ts';
+import { buildParamSuite, type ParamPart } from './param-suite.ts';
+
+export interface RealSuites {
+  mpn: RelevanceQuery[];
+  param: RelevanceQuery[];
+  /** Distinct parts read (after the ingest's identity rule). */
+  parts: number;
+}
+
+export async function buildRealSuites(files: { parts: string; manufacturers: string | null; categories: string | null }, seed = 42): Promise<RealSuites> {
+  const normaliser = new PartNormaliser(
+    ManufacturerRegistry.from(files.manufacturers ? readManufacturersFile(files.manufacturers) : []),
+    files.categories ? CategoryTree.fromFile(readCategoriesFile(files.categories)) : CategoryTree.fromData([]),
+  );
+  const validate = ajv.compile(dumpPartSchema);
+  const mpnById = new Map<number, MpnPart>();
+  const paramById = new Map<number, ParamPart>();
+  const source = await openLines(files.parts);
+  for await (const { text } of source.lines) {
+    if (!text.trim()) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (!validate(raw)) continue;
+    const r = normaliser.normalise(raw as DumpPart);
+    mpnById.set(r.id, { slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' });
+    paramById.set(r.id, { slug: r.slug, active: r.status === 'active', category: r.category ? { slug: r.category.slug, name: r.category.name } : null, package: r.package, specs: r.specs });
+  }
+  const mpn = buildMpnSuite([...mpnById.values()], { suite: 'real-mpn', seed, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
+  const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed });
+  return { mpn, param, parts: mpnById.size };
+}
