@@ -181,6 +181,7 @@ export const ROLES = {
   coilVoltage: { names: ['Coil Voltage', 'Nominal coil voltage', 'Coil voltage (dc)', 'Rated coil voltage'], unit: 'V', kind: 'equals' },
   gateThreshold: { names: ['Gate Threshold Voltage (Vgs(th)@Id)', 'Vgs(th)'], unit: 'V', kind: 'at_most' },
   offsetVoltage: { names: ['Input Offset Voltage (Vos)', 'Vos - input offset voltage', 'Voltage - Input Offset'], unit: 'V', kind: 'at_most' },
+  isolationVoltage: { names: ['Isolation voltage(vrms)', 'Voltage - Isolation', 'Isolation Voltage'], unit: 'V', kind: 'at_least' },
   anyVoltage: {
     names: ['Supply Voltage', 'Voltage - supply', 'Output Voltage', 'Voltage Rated', 'Allowable voltage', 'Rated Voltage', 'Input Voltage', 'Voltage'],
     unit: 'V', kind: 'equals', covering: true,
@@ -201,6 +202,7 @@ export const ROLES = {
   supplyCurrent: { names: ['Current - Supply', 'Supply current', 'Quiescent Current', 'Quiescent Current (Iq)'], unit: 'A', kind: 'at_most' },
   rippleCurrent: { names: ['Ripple Current', 'Ripple current @ frequency'], unit: 'A', kind: 'at_least' },
   holdCurrent: { names: ['Current - Hold (Ih) (Max)', 'Hold current', 'Current Rating', 'Rated current'], unit: 'A', kind: 'equals', window: 0.05 },
+  tripCurrent: { names: ['Current - Trip (It)', 'Trip current'], unit: 'A', kind: 'equals', window: 0.05 },
   contactCurrent: { names: ['Contact Current', 'Switching current', 'Contact rating (current)', 'Rated current', 'Current Rating'], unit: 'A', kind: 'at_least' },
   anyCurrent: {
     names: ['Current Rating', 'Rated current', 'Output Current', 'Continuous Drain Current (Id)', 'Average Rectified Current (Io)', 'Rectified current', 'Forward Current (If)', 'Collector Current (Ic)', 'Current - Output'],
@@ -309,6 +311,21 @@ export const CONTEXT_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUni
   switch: { A: 'contactCurrent', V: 'ratedVoltage' },
   buzzer: { V: 'supplyVoltage' },
   transformer: { V: 'ratedVoltage' },
+};
+
+/**
+ * Two quantities of one unit typed for a family whose parts carry two specs of that unit, told apart
+ * by magnitude: [role of the smaller, role of the larger]. "35V 12V LDO": input 35 V, output 12 V;
+ * "6.5V 11.2V TVS": stand-off 6.5 V, clamping 11.2 V; "100mA 300mA resettable fuse": hold, trip;
+ * "3.75kV 1.25V optocoupler": isolation, forward voltage. Only when neither has a qualifier word.
+ */
+export const PAIRED_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUnit, readonly [RoleId, RoleId]>>>>> = {
+  ldo: { V: ['outputVoltage', 'inputVoltage'] },
+  regulator: { V: ['outputVoltage', 'inputVoltage'] },
+  'dc-dc': { V: ['outputVoltage', 'inputVoltage'] },
+  tvs: { V: ['standoffVoltage', 'clampingVoltage'] },
+  fuse: { A: ['holdCurrent', 'tripCurrent'] },
+  optocoupler: { V: ['forwardVoltage', 'isolationVoltage'] },
 };
 
 /**

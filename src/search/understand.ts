@@ -33,7 +33,7 @@ import { normaliseMpn } from '../catalog/mpn.ts';
 import { normaliseUnit, parseQuantity, parseSpecValue, type SiUnit } from '../catalog/units.ts';
 import {
   CHIP_SIZES, CONTEXT_BARE_UNIT, CONTEXT_ROLES, DEFAULT_ROLES, FAMILY_WORDS, GENERIC_FAMILIES, LETTER_PACKAGES,
-  LONGEST_PHRASE, PACKAGE_FAMILIES, QUALIFIERS, ROLES, UNIT_NOUNS, VALUE_ALIASES, VALUE_WORDS, specNameKey,
+  LONGEST_PHRASE, PACKAGE_FAMILIES, PAIRED_ROLES, QUALIFIERS, ROLES, UNIT_NOUNS, VALUE_ALIASES, VALUE_WORDS, specNameKey,
   type ConstraintKind, type Family, type RoleId, type SpecRole, type ValueWord,
 } from './spec-vocabulary.ts';
 
@@ -732,6 +732,34 @@ function resolveItem(
   return true;
 }
 
+/**
+ * Two single quantities of one unit that both took the context's role (no qualifier, no operator)
+ * take the family's pair of roles by magnitude instead (PAIRED_ROLES), in place.
+ */
+function pairByMagnitude(specs: SpecConstraint[], ctx: Family | null): void {
+  const pairs = ctx === null ? undefined : PAIRED_ROLES[ctx];
+  if (!pairs) return;
+  for (const [unit, pair] of Object.entries(pairs) as [SiUnit, readonly [RoleId, RoleId]][]) {
+    const role = ROLES[CONTEXT_ROLES[ctx!]?.[unit] ?? DEFAULT_ROLES[unit]];
+    const idx = specs.flatMap((c, i) => (c.unit === unit && c.names[0] === role.names[0] && c.kind === role.kind ? [i] : []));
+    if (idx.length !== 2 || specs[idx[0]!]!.source === specs[idx[1]!]!.source) continue;
+    const [a, b] = idx.map((i) => specs[i]!);
+    const smallerFirst = Math.abs(a!.value) <= Math.abs(b!.value);
+    const assign = (i: number, roleId: RoleId) => {
+      const c = specs[i]!;
+      const r: SpecRole = ROLES[roleId];
+      if (r.kind === 'at_least') specs[i] = constraint(r, 'at_least', c.value, c.value, Infinity, c.source);
+      else if (r.kind === 'at_most') specs[i] = constraint(r, 'at_most', c.value, -Infinity, c.value, c.source);
+      else {
+        const [lo, hi] = window(c.value, r.window ?? DEFAULT_WINDOW);
+        specs[i] = constraint(r, 'equals', c.value, lo, hi, c.source);
+      }
+    };
+    assign(idx[0]!, smallerFirst ? pair[0] : pair[1]);
+    assign(idx[1]!, smallerFirst ? pair[1] : pair[0]);
+  }
+}
+
 function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   const seen = new Set<string>();
   return xs.filter((x) => { const k = key(x); if (seen.has(k)) return false; seen.add(k); return true; });
@@ -780,6 +808,8 @@ function understand(text: string): QueryUnderstanding {
       for (const k of it.opToks) (toks[k] as Tok).state = 'free';
     }
   }
+
+  pairByMagnitude(specs, ctx);
 
   // MPNs and terms from what is left
   const mpns: string[] = [];

@@ -4,7 +4,7 @@ import type { DumpPart, PartSpec } from '../../src/catalog/part.ts';
 import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
 import {
-  CONTEXT_ROLES, DEFAULT_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
+  CONTEXT_ROLES, DEFAULT_ROLES, PAIRED_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
 } from '../../src/search/spec-vocabulary.ts';
 import {
   evaluate, satisfies, understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint,
@@ -365,6 +365,18 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('SMA diode 40V')).toMatchObject({ packages: ['SMA'], terms: ['diode'] });
   });
 
+  it('tells two quantities of one unit apart by magnitude where the family has two such specs', () => {
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
+    expect(roles('35V 12V TO-252 ldo')).toEqual(['Input Voltage (Max) at_least 35', 'Output Voltage equals 12']);
+    expect(roles('11.2V 6.5V tvs')).toEqual(['Clamping Voltage at_most 11.2', 'Reverse Stand-Off Voltage (Vrwm) equals 6.5']);
+    expect(roles('100mA 300mA 0603 resettable fuse')).toEqual(['Current - Hold (Ih) (Max) equals 0.1', 'Current - Trip (It) equals 0.3']);
+    expect(roles('3.75kV 1.25V optocoupler')).toEqual(['Isolation voltage(vrms) at_least 3750', 'Forward Voltage (Vf) equals 1.25']);
+    // A qualifier, a range or a single value keeps its own reading.
+    expect(roles('input 12V 5V ldo')).toEqual(['Input Voltage (Max) at_least 12', 'Output Voltage equals 5']);
+    expect(roles('5V to 3.3V LDO')).toEqual(['Input Voltage (Max) at_least 5', 'Output Voltage equals 3.3']);
+    expect(roles('3.3V LDO')).toEqual(['Output Voltage equals 3.3']);
+  });
+
   it('decides what a voltage means from the family', () => {
     const first = (q: string) => specOf(q).find((s) => s.unit === 'V');
     expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', names: expect.arrayContaining(['Output Voltage']) });
@@ -602,6 +614,7 @@ describe('spec vocabulary', () => {
     for (const [unit, id] of Object.entries(DEFAULT_ROLES)) check(unit, id, 'default');
     for (const [fam, m] of Object.entries(CONTEXT_ROLES)) for (const [unit, id] of Object.entries(m ?? {})) check(unit, id as RoleId, fam);
     for (const [w, m] of QUALIFIERS) for (const [unit, id] of Object.entries(m)) check(unit, id as RoleId, w);
+    for (const [fam, m] of Object.entries(PAIRED_ROLES)) for (const [unit, ids] of Object.entries(m ?? {})) for (const id of ids as RoleId[]) check(unit, id, `${fam} pair`);
     for (const [w, v] of VALUE_WORDS) expect(v.values.length, w).toBeGreaterThan(0);
   });
 });
