@@ -181,6 +181,7 @@ export const ROLES = {
   coilVoltage: { names: ['Coil Voltage', 'Nominal coil voltage', 'Coil voltage (dc)', 'Rated coil voltage'], unit: 'V', kind: 'equals' },
   gateThreshold: { names: ['Gate Threshold Voltage (Vgs(th)@Id)', 'Vgs(th)'], unit: 'V', kind: 'at_most' },
   offsetVoltage: { names: ['Input Offset Voltage (Vos)', 'Vos - input offset voltage', 'Voltage - Input Offset'], unit: 'V', kind: 'at_most' },
+  inputBiasCurrent: { names: ['Input Bias Current (Ib)', 'Ib - input bias current', 'Current - Input Bias'], unit: 'A', kind: 'at_most' },
   isolationVoltage: { names: ['Isolation voltage(vrms)', 'Voltage - Isolation', 'Isolation Voltage'], unit: 'V', kind: 'at_least' },
   anyVoltage: {
     names: ['Supply Voltage', 'Voltage - supply', 'Output Voltage', 'Voltage Rated', 'Allowable voltage', 'Rated Voltage', 'Input Voltage', 'Voltage'],
@@ -311,6 +312,16 @@ export const CONTEXT_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUni
   switch: { A: 'contactCurrent', V: 'ratedVoltage' },
   buzzer: { V: 'supplyVoltage' },
   transformer: { V: 'ratedVoltage' },
+};
+
+/**
+ * A single quantity whose magnitude says which spec it is, in a family context, when no qualifier
+ * word does: the first [below, role] whose bound the value is under. An op amp's "1.6mV" is its input
+ * offset, "10pA" its input bias current, "500uA" its quiescent current; "20mA" stays the context role.
+ */
+export const MAGNITUDE_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>>>>> = {
+  'op amp': { V: [[0.1, 'offsetVoltage']], A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']] },
+  comparator: { V: [[0.1, 'offsetVoltage']], A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']] },
 };
 
 /**

@@ -33,7 +33,7 @@ import { normaliseMpn } from '../catalog/mpn.ts';
 import { normaliseUnit, parseQuantity, parseSpecValue, type SiUnit } from '../catalog/units.ts';
 import {
   CHIP_SIZES, CONTEXT_BARE_UNIT, CONTEXT_ROLES, DEFAULT_ROLES, FAMILY_WORDS, GENERIC_FAMILIES, LETTER_PACKAGES,
-  LONGEST_PHRASE, PACKAGE_FAMILIES, PAIRED_ROLES, QUALIFIERS, ROLES, UNIT_NOUNS, VALUE_ALIASES, VALUE_WORDS, specNameKey,
+  LONGEST_PHRASE, MAGNITUDE_ROLES, PACKAGE_FAMILIES, PAIRED_ROLES, QUALIFIERS, ROLES, UNIT_NOUNS, VALUE_ALIASES, VALUE_WORDS, specNameKey,
   type ConstraintKind, type Family, type RoleId, type SpecRole, type ValueWord,
 } from './spec-vocabulary.ts';
 
@@ -681,6 +681,8 @@ function resolveItem(
   let roleId: RoleId = qual ?? DEFAULT_ROLES[unit];
   if (qual === null && ctx !== null && (explicit || RATING_UNITS.has(unit))) {
     roleId = CONTEXT_ROLES[ctx]?.[unit] ?? roleId;
+    const bySize = q !== null && r === null ? MAGNITUDE_ROLES[ctx]?.[unit]?.find(([below]) => Math.abs(q.value * scale) < below) : undefined;
+    if (bySize) roleId = bySize[1];
   }
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")
   if (unit === '%' && qual === null) {

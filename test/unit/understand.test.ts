@@ -4,7 +4,7 @@ import type { DumpPart, PartSpec } from '../../src/catalog/part.ts';
 import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
 import {
-  CONTEXT_ROLES, DEFAULT_ROLES, PAIRED_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
+  CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
 } from '../../src/search/spec-vocabulary.ts';
 import {
   evaluate, satisfies, understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint,
@@ -377,6 +377,13 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(roles('3.3V LDO')).toEqual(['Output Voltage equals 3.3']);
   });
 
+  it('reads an op amp quantity by its size: offset voltage, input bias or quiescent current', () => {
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
+    expect(roles('10pA 5uV op amp')).toEqual(['Input Bias Current (Ib) at_most 1e-11', 'Input Offset Voltage (Vos) at_most 0.000005']);
+    expect(roles('1uA 1.6mV operational amplifier')).toEqual(['Quiescent Current (Iq) at_most 0.000001', 'Input Offset Voltage (Vos) at_most 0.0016']);
+    expect(roles('op amp 20mA 5V')).toEqual(['Output Current at_least 0.02', 'Supply Voltage equals 5']);
+  });
+
   it('decides what a voltage means from the family', () => {
     const first = (q: string) => specOf(q).find((s) => s.unit === 'V');
     expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', names: expect.arrayContaining(['Output Voltage']) });
@@ -614,7 +621,8 @@ describe('spec vocabulary', () => {
     for (const [unit, id] of Object.entries(DEFAULT_ROLES)) check(unit, id, 'default');
     for (const [fam, m] of Object.entries(CONTEXT_ROLES)) for (const [unit, id] of Object.entries(m ?? {})) check(unit, id as RoleId, fam);
     for (const [w, m] of QUALIFIERS) for (const [unit, id] of Object.entries(m)) check(unit, id as RoleId, w);
-    for (const [fam, m] of Object.entries(PAIRED_ROLES)) for (const [unit, ids] of Object.entries(m ?? {})) for (const id of ids as RoleId[]) check(unit, id, `${fam} pair`);
+    for (const [fam, m] of Object.entries(PAIRED_ROLES)) for (const [unit, ids] of Object.entries(m ?? {})) for (const id of ids as readonly RoleId[]) check(unit, id, `${fam} pair`);
+    for (const [fam, m] of Object.entries(MAGNITUDE_ROLES)) for (const [unit, steps] of Object.entries(m ?? {})) for (const [, id] of steps as readonly (readonly [number, RoleId])[]) check(unit, id, `${fam} by size`);
     for (const [w, v] of VALUE_WORDS) expect(v.values.length, w).toBeGreaterThan(0);
   });
 });
