@@ -24,7 +24,8 @@ import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
-import { satisfies, satisfiesLoosely, understandQuery, type QueryUnderstanding } from './understand.ts';
+import { satisfies, satisfiesLoosely } from './spec-match.ts';
+import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 /** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */

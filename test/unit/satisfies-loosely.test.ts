@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { satisfies, satisfiesLoosely, understandQuery } from '../../src/search/understand.ts';
+import { satisfies, satisfiesLoosely } from '../../src/search/spec-match.ts';
+import { understandQuery } from '../../src/search/understand.ts';
 
 const spec = (name: string, value: string, num: number | null, unit: string | null) => ({ name, value, num, min: num, max: num, unit });
 

@@ -6,9 +6,8 @@ import { generateSampleCatalogue } from '../../src/sample/generate.ts';
 import {
   CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
 } from '../../src/search/spec-vocabulary.ts';
-import {
-  evaluate, satisfies, understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint,
-} from '../../src/search/understand.ts';
+import { evaluate, satisfies } from '../../src/search/spec-match.ts';
+import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
 
 // ---------------------------------------------------------------- helpers
 

@@ -1,0 +1,168 @@
+/**
+ * Whether a part's stored specs meet the constraints understand.ts read from a query: spec constraints
+ * (a quantity with an acceptance window, compared in SI units) and value constraints (text values such
+ * as X7R or a tolerance). Names compare by `specNameKey`. `satisfies` is the strict reading (the
+ * relevance measure), `satisfiesLoosely` the ranking's (a quantity under a spec name the vocabulary does
+ * not know counts by its unit).
+ */
+import { normaliseUnit, parseSpecValue, type SiUnit } from '../catalog/units.ts';
+import { specNameKey, VALUE_ALIASES } from './spec-vocabulary.ts';
+import type { SpecConstraint, ValueConstraint } from './understand.ts';
+
+export interface StoredSpec {
+  name: string;
+  value: string;
+  num: number | null;
+  min: number | null;
+  max: number | null;
+  unit: string | null;
+}
+
+const keyCache = new Map<string, string>();
+function nameKeyCached(name: string): string {
+  let k = keyCache.get(name);
+  if (k === undefined) {
+    k = specNameKey(name);
+    if (keyCache.size > 4096) keyCache.clear();
+    keyCache.set(name, k);
+  }
+  return k;
+}
+
+/** Keys of a constraint's spec names, built once per constraint (evaluate runs per part of the pool). */
+const nameKeySets = new WeakMap<readonly string[], Set<string>>();
+function nameKeys(names: readonly string[]): Set<string> {
+  let out = nameKeySets.get(names);
+  if (!out) {
+    out = new Set<string>();
+    for (const n of names) out.add(nameKeyCached(n));
+    nameKeySets.set(names, out);
+  }
+  return out;
+}
+
+const EPS = 1e-9;
+function ge(a: number, b: number): boolean {
+  if (b === -Infinity || a === Infinity) return true;
+  if (b === Infinity) return a === Infinity;
+  return a >= b - EPS * Math.abs(b);
+}
+function le(a: number, b: number): boolean {
+  if (b === Infinity || a === -Infinity) return true;
+  if (b === -Infinity) return a === -Infinity;
+  return a <= b + EPS * Math.abs(b);
+}
+
+function asUnit(u: string | null): SiUnit | null {
+  if (u === null || u === '') return null;
+  return normaliseUnit(u) ?? (u === 'mm' ? 'm' : null);
+}
+
+/** [min, max] of a stored spec in the constraint's unit, or null when it has no comparable number. */
+function bounds(s: StoredSpec, unit: SiUnit | null): [number, number] | null {
+  const stored = asUnit(s.unit);
+  const min = s.min ?? s.num;
+  const max = s.max ?? s.num;
+  if (min !== null && max !== null && Number.isFinite(min + max) && (stored === unit || (stored === null && unit !== 'm'))) {
+    return [Math.min(min, max), Math.max(min, max)];
+  }
+  // no stored number, or a unit that does not line up (Pitch stored in mm): read the display string
+  const p = typeof s.value === 'string' ? parseSpecValue(s.value, unit) : null;
+  if (p === null || p.min === null || p.max === null) return null;
+  if (unit !== null && p.unit !== null && p.unit !== unit) return null;
+  return [p.min, p.max];
+}
+
+const SPLIT_VALUE_RE = /[^\p{L}\p{N}]+/u;
+const PERCENT_VALUE_RE = /^±?(\d+(?:\.\d+)?)%$/;
+
+function valueParts(v: string): string[] {
+  return v.toLowerCase().split(SPLIT_VALUE_RE).filter(Boolean).map((p) => VALUE_ALIASES.get(p) ?? p);
+}
+
+function containsRun(hay: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0) return false;
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+function valueMatches(s: StoredSpec, c: ValueConstraint): boolean | null {
+  const hay = valueParts(s.value ?? '');
+  for (const target of c.values) {
+    const pct = PERCENT_VALUE_RE.exec(target);
+    if (pct !== null) {                                   // tolerance: as tight or tighter
+      const p = parseSpecValue(s.value ?? '', '%');
+      const mag = p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : s.num;
+      if (mag === null || mag === undefined) return null;
+      if (le(mag, Number(pct[1]))) return true;
+      continue;
+    }
+    if (containsRun(hay, valueParts(target))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a part's spec satisfies a constraint: true (a spec under one of its names matches), false (specs
+ * under its names exist but none matches) or null (the part has no spec under any of its names, or none
+ * with a comparable value). Names compare by `specNameKey`.
+ *
+ * SpecConstraint: the spec's [min,max] (a single value: [v,v]; read from the display string when no
+ * number is stored) overlaps [lo,hi]; so `at_least` means max >= value and `at_most` means min <= value.
+ * ValueConstraint: a value word equals one of the spec's words, a phrase ("N-Channel") appears in order
+ * ("1 N-channel"); a tolerance "±1%" is met by any tolerance of at most 1%.
+ */
+export function evaluate(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean | null {
+  const keys = nameKeys(c.names);
+  let seen = false;
+  for (const s of specs) {
+    if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !keys.has(nameKeyCached(s.name))) continue;
+    if ('values' in c) {
+      const m = valueMatches(s, c);
+      if (m === true) return true;
+      if (m === false) seen = true;
+      continue;
+    }
+    const b = bounds(s, c.unit);
+    if (b === null) continue;
+    seen = true;
+    if (ge(b[1], c.lo) && le(b[0], c.hi)) return true;
+  }
+  return seen ? false : null;
+}
+
+/**
+ * For ranking: `satisfies`, or, when the part has no spec of the constraint's names, any spec stored
+ * with the constraint's SI unit whose number meets it. Catalogues name the same quantity many ways
+ * ("Current rating - power (max)", "Rated current"); a part holding the asked value under a name the
+ * vocabulary does not know still counts. Quantities only (text values stay by name).
+ */
+export function satisfiesLoosely(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean {
+  try {
+    const named = evaluate(specs, c);
+    if (named !== null || 'values' in c || c.unit === null) return named === true;
+    for (const s of specs) {
+      if (s === null || typeof s !== 'object' || asUnit(s.unit) !== c.unit) continue;
+      const b = bounds(s, c.unit);
+      if (b !== null && ge(b[1], c.lo) && le(b[0], c.hi)) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
+export function satisfies(
+  specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],
+  c: SpecConstraint | ValueConstraint,
+): boolean {
+  try {
+    return evaluate(specs, c) === true;
+  } catch {
+    return false;
+  }
+}
