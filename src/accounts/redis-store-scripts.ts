@@ -1,0 +1,169 @@
+/**
+ * The Lua scripts of the Redis account store (redis-store.ts), one per operation that reads and then
+ * writes, so that Redis runs each atomically. Key layout: the header of redis-store.ts.
+ */
+
+export const CREATE_ACCOUNT = `
+-- KEYS: acct, names, accts, seq, ledger  ARGV: id, name, subscription, balance, created_at, ledger entry prefix
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+local seq = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'name', ARGV[2], 'subscription', ARGV[3], 'balance_micros', ARGV[4], 'created_at', ARGV[5])
+redis.call('ZADD', KEYS[3], seq, ARGV[1])
+if ARGV[4] ~= '0' then redis.call('RPUSH', KEYS[5], ARGV[6] .. ',"balance_after":' .. ARGV[4] .. '}') end
+return 1
+`;
+
+export const ADD_CREDIT = `
+-- KEYS: acct, ledger  ARGV: amount, ledger entry prefix
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HINCRBY', KEYS[1], 'balance_micros', ARGV[1])
+local bal = redis.call('HGET', KEYS[1], 'balance_micros')
+redis.call('RPUSH', KEYS[2], ARGV[2] .. ',"balance_after":' .. bal .. '}')
+return redis.call('HGETALL', KEYS[1])
+`;
+
+export const SET_SUBSCRIPTION = `
+-- KEYS: acct  ARGV: 0/1
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'subscription', ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`;
+
+export const CREATE_KEY = `
+-- KEYS: acct, key-hashes, key, keys, acct-keys, seq
+-- ARGV: id, hash, account_id, name, prefix, capabilities, rate, created_at
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+local seq = redis.call('INCR', KEYS[6])
+redis.call('HSET', KEYS[3], 'id', ARGV[1], 'account_id', ARGV[3], 'name', ARGV[4], 'key_hash', ARGV[2], 'prefix', ARGV[5],
+  'capabilities', ARGV[6], 'rate_limit_per_minute', ARGV[7], 'created_at', ARGV[8], 'revoked_at', '', 'last_used_at', '')
+redis.call('ZADD', KEYS[4], seq, ARGV[1])
+redis.call('ZADD', KEYS[5], seq, ARGV[1])
+return 1
+`;
+
+export const REVOKE_KEY = `
+-- KEYS: key  ARGV: now
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local r = redis.call('HGET', KEYS[1], 'revoked_at')
+if not r or r == '' then redis.call('HSET', KEYS[1], 'revoked_at', ARGV[1]) end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+export const AUTHENTICATE = `
+-- One round trip for the hot path. KEYS: key-hashes  ARGV: hash, key prefix ("P key:"), account prefix ("P acct:")
+-- (single Redis server: the key and account hashes are named from the index, not declared in KEYS)
+local id = redis.call('HGET', KEYS[1], ARGV[1])
+if not id then return false end
+local key = redis.call('HGETALL', ARGV[2] .. id)
+local acct = {}
+for i = 1, #key, 2 do
+  if key[i] == 'account_id' then acct = redis.call('HGETALL', ARGV[3] .. key[i + 1]) end
+end
+return {key, acct}
+`;
+
+export const TOUCH_KEY = `
+-- KEYS: key  ARGV: now
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'last_used_at', ARGV[1]) end
+return 1
+`;
+
+export const DEBITS = `
+-- A batch of debits, applied in order; each is checked as if alone against what the ones before it
+-- left (balances, usage and references are read once per batch and tracked in Lua tables; the writes
+-- are made once per account, usage hash and class at the end).
+-- KEYS: the batch's distinct keys. ARGV[1]: at (ISO). Per debit from ARGV[2], 10 each: acct, usage,
+-- refs, ledger (indexes into KEYS), units, amount, quota ('' = none), class, reference ('' = none), period.
+-- Ledger: one entry per account, period and class for the batch (units and amounts summed, the
+-- balance_after values chained from the balance before the batch), and an entry of its own for
+-- every debit with a reference; zero-priced debits without a reference write no entry.
+-- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
+local at = ARGV[1]
+local out = {}
+local bal, start, accts = {}, {}, {}
+local used, usedOrder = {}, {}
+local refsSeen = {}
+local order, entries = {}, {}
+for i = 0, (#ARGV - 1) / 10 - 1 do
+  local a = 1 + i * 10
+  local acct, usage, refs, ledger = KEYS[tonumber(ARGV[a + 1])], KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
+  local units, amount, quota, class, ref, period = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), ARGV[a + 7], ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
+  local b = bal[acct]
+  if b == nil then
+    local v = redis.call('HGET', acct, 'balance_micros')
+    b = v and tonumber(v) or false
+    bal[acct] = b
+    if b then
+      start[acct] = b
+      accts[#accts + 1] = acct
+    end
+  end
+  local status, reason = 1, ''
+  if not b then
+    status = -1
+  elseif ref ~= '' and (refsSeen[refs .. '|' .. ref] or redis.call('HEXISTS', refs, ref) == 1) then
+    status = 1
+  elseif b < amount then
+    status, reason = 0, 'insufficient_credit'
+  else
+    local uk = usage .. '|' .. class
+    local u = used[uk]
+    if not u then
+      u = {usage = usage, class = class, units = 0, micros = 0}
+      used[uk] = u
+      usedOrder[#usedOrder + 1] = u
+    end
+    if quota ~= '' and not u.before then u.before = tonumber(redis.call('HGET', usage, class .. ':units') or '0') end
+    if quota ~= '' and u.before + u.units + units > tonumber(quota) then
+      status, reason = 0, 'usage_limit_exceeded'
+    else
+      u.units, u.micros, u.touched = u.units + units, u.micros + amount, true
+      b = b - amount
+      bal[acct] = b
+      if amount ~= 0 or ref ~= '' then
+        if ref ~= '' then refsSeen[refs .. '|' .. ref] = true end
+        local key = acct .. '|' .. period .. '|' .. class
+        if ref ~= '' then key = key .. '|ref|' .. ref end
+        local e = entries[key]
+        if e then
+          e.units, e.amount = e.units + units, e.amount + amount
+        else
+          entries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, units = units, amount = amount}
+          order[#order + 1] = key
+        end
+      end
+    end
+  end
+  out[#out + 1] = status
+  out[#out + 1] = b and string.format('%d', b) or '0'
+  out[#out + 1] = reason
+end
+for _, acct in ipairs(accts) do
+  if bal[acct] ~= start[acct] then redis.call('HINCRBY', acct, 'balance_micros', string.format('%d', bal[acct] - start[acct])) end
+end
+for _, u in ipairs(usedOrder) do
+  if u.touched then
+    redis.call('HINCRBY', u.usage, u.class .. ':units', string.format('%d', u.units))
+    redis.call('HINCRBY', u.usage, u.class .. ':micros', string.format('%d', u.micros))
+  end
+end
+local running = start
+for _, key in ipairs(order) do
+  local e = entries[key]
+  running[e.acct] = running[e.acct] - e.amount
+  local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
+    .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
+    .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
+    .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
+  local n = redis.call('RPUSH', e.ledger, entry)
+  if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
+end
+return out
+`;
+
+export const COUNT_REQUEST = `
+-- KEYS: acct, reqs  ARGV: period
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+`;
