@@ -2,7 +2,8 @@
  * OpenSearch adapter of the search-engine port. Parts live in versioned indices behind the alias
  * `<prefix>-parts`; queries go to the alias, so a swap made by another process (an ingest) is seen
  * by the next query. Catalogue snapshots and the version counter live in `<prefix>-meta`.
- * Index layout: index-mappings/; naming and swaps: indices.ts; bulk load: loader.ts.
+ * Index layout: index-mappings/; naming and swaps: indices.ts; bulk load: loader.ts; list membership:
+ * list-membership.ts.
  * Semantics follow the SQLite adapter (src/engines/sqlite/engine.ts); see queries.ts.
  */
 import type { CatalogMeta } from '../../catalog/meta.ts';
@@ -17,6 +18,8 @@ import { keySort } from './documents.ts';
 import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
+import { setListMembership } from './list-membership.ts';
+import { page, type SearchResponse } from './paging.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
 import {
@@ -35,41 +38,8 @@ export interface OpenSearchEngineOptions {
   mpnFuzzyInQuery?: boolean;
 }
 
-interface Hit {
-  _id: string;
-  _score: number | null;
-  _source?: Record<string, unknown>;
-  fields?: Record<string, unknown[]>;
-  sort?: unknown[];
-}
-interface SearchResponse {
-  hits: { total?: { value: number; relation: string }; hits: Hit[] };
-  aggregations?: Record<string, unknown>;
-}
-
-/** OpenSearch's default index.max_result_window: from + size beyond it pages with search_after. */
-const RESULT_WINDOW = 10_000;
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
-
-const ADD_LIST = `
-boolean add(def holder, def id) {
-  if (holder == null) { return false; }
-  if (holder.lists == null) { holder.lists = new ArrayList(); }
-  if (holder.lists.contains(id)) { return false; }
-  holder.lists.add(id);
-  return true;
-}
-boolean changed = add(ctx._source, params.list);
-if (add(ctx._source.record, params.list)) { changed = true; }
-if (!changed) { ctx.op = 'noop'; }`;
-
-const REMOVE_LIST = `
-boolean changed = false;
-for (def holder : [ctx._source, ctx._source.record]) {
-  if (holder != null && holder.lists != null && holder.lists.removeIf(l -> l == params.list)) { changed = true; }
-}
-if (!changed) { ctx.op = 'noop'; }`;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
@@ -107,40 +77,6 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
   async function search(body: Dsl, index = names.alias): Promise<SearchResponse | null> {
     open();
     return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, body, allow: [404] });
-  }
-
-  /**
-   * One page of a sorted search with an exact total. Beyond the result window it walks with
-   * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
-   * first skipping `offset` hits (sort values only), then collecting `limit`.
-   */
-  async function page(body: Dsl, offset: number, limit: number, exactTotal = true): Promise<{ total: number; hits: Hit[] }> {
-    if (offset + limit <= RESULT_WINDOW) {
-      const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal });
-      const hits = r?.hits.hits ?? [];
-      return { total: exactTotal ? (r?.hits.total?.value ?? 0) : offset + hits.length, hits };
-    }
-    let total = 0;
-    let after: unknown[] | undefined;
-    const out: Hit[] = [];
-    for (let toSkip = offset, toTake = limit; toSkip > 0 || toTake > 0; ) {
-      const skipping = toSkip > 0;
-      const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
-      const r = await search({
-        ...body,
-        ...(skipping ? { _source: false } : {}),
-        size,
-        track_total_hits: after === undefined,
-        ...(after ? { search_after: after } : {}),
-      });
-      if (after === undefined) total = r?.hits.total?.value ?? 0;
-      const hits = r?.hits.hits ?? [];
-      if (skipping) toSkip -= hits.length;
-      else (out.push(...hits), (toTake -= hits.length));
-      if (hits.length < size) break;
-      after = hits[hits.length - 1]!.sort;
-    }
-    return { total, hits: out };
   }
 
   async function mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]> {
@@ -265,7 +201,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
-    const { total, hits } = await page(body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
+    const { total, hits } = await page(search, body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
     return {
       total,
       hits: hits.map((h) => ({ id: Number(h._id), score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0 })),
@@ -365,71 +301,6 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return m;
   }
 
-  /** Ids of the parts matching `query` in `index`, walked with search_after. */
-  async function idsWhere(index: string, query: Dsl): Promise<string[]> {
-    const out: string[] = [];
-    let after: unknown[] | undefined;
-    for (;;) {
-      const r = await search(
-        { size: 5000, track_total_hits: false, _source: false, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) },
-        index,
-      );
-      const hits = r?.hits.hits ?? [];
-      for (const h of hits) out.push(h._id);
-      if (hits.length < 5000) return out;
-      after = hits[hits.length - 1]!.sort;
-    }
-  }
-
-  /**
-   * Bulk scripted updates of `lists` and `record.lists` (no _update_by_query: that needs the
-   * reindex module, which minimal distributions lack). Scripts check before they change, so a
-   * repeated request is harmless.
-   */
-  async function setListMembership(listId: string, partIds: readonly number[]): Promise<void> {
-    open();
-    const live = await liveIndex(client, names);
-    if (!live) throw new Error('no live index version');
-    const ids = [...new Set(partIds)].map(String);
-    const chunks: string[][] = [];
-    for (let i = 0; i < ids.length; i += 10_000) chunks.push(ids.slice(i, i + 10_000));
-    // Members that left the list, then parts that joined it.
-    const leaving = await idsWhere(live, {
-      bool: { filter: [{ term: { lists: listId } }], must_not: chunks.map((c) => ({ ids: { values: c } })) },
-    });
-    const joining: string[] = [];
-    for (const c of chunks) {
-      joining.push(...(await idsWhere(live, { bool: { filter: [{ ids: { values: c } }], must_not: [{ term: { lists: listId } }] } })));
-    }
-    const actions = [
-      ...leaving.map((id) => ({ id, source: REMOVE_LIST })),
-      ...joining.map((id) => ({ id, source: ADD_LIST })),
-    ];
-    for (let i = 0; i < actions.length; i += 1000) {
-      const ndjson = actions
-        .slice(i, i + 1000)
-        .map((a) =>
-          `${JSON.stringify({ update: { _id: a.id, retry_on_conflict: 5 } })}\n${JSON.stringify({ script: { lang: 'painless', source: a.source, params: { list: listId } } })}\n`,
-        )
-        .join('');
-      const r = await client.send<{ errors: boolean; items: Record<string, { _id: string; status: number; error?: { type?: string; reason?: string } }>[] }>({
-        method: 'POST',
-        path: `/${live}/_bulk`,
-        query: { filter_path: 'errors,items.*._id,items.*.status,items.*.error' },
-        ndjson,
-      });
-      if (!r.errors) continue;
-      for (const entry of r.items) {
-        const item = Object.values(entry)[0];
-        // A part deleted meanwhile has no membership to update.
-        if (item?.error && item.error.type !== 'document_missing_exception') {
-          throw new Error(`updating list ${listId} on part ${item._id} failed: ${item.error.type}: ${item.error.reason}`);
-        }
-      }
-    }
-    await client.send({ method: 'POST', path: `/${live}/_refresh` });
-  }
-
   const engine: SearchEngine = {
     kind: 'opensearch',
     init,
@@ -476,7 +347,10 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       metaCache = null;
       return { from: p.live, to: p.previous };
     },
-    setListMembership,
+    async setListMembership(listId, partIds) {
+      open();
+      await setListMembership({ client, names, search }, listId, partIds);
+    },
     async close() {
       closed = true;
       metaCache = null;

@@ -1,0 +1,50 @@
+/** Search responses of the OpenSearch adapter, and paging through them beyond the result window. */
+import type { Dsl } from './filters.ts';
+
+export interface Hit {
+  _id: string;
+  _score: number | null;
+  _source?: Record<string, unknown>;
+  fields?: Record<string, unknown[]>;
+  sort?: unknown[];
+}
+export interface SearchResponse {
+  hits: { total?: { value: number; relation: string }; hits: Hit[] };
+  aggregations?: Record<string, unknown>;
+}
+
+/** OpenSearch's default index.max_result_window: from + size beyond it pages with search_after. */
+const RESULT_WINDOW = 10_000;
+/**
+ * One page of a sorted search with an exact total. Beyond the result window it walks with
+ * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
+ * first skipping `offset` hits (sort values only), then collecting `limit`.
+ */
+export async function page(search: (body: Dsl) => Promise<SearchResponse | null>, body: Dsl, offset: number, limit: number, exactTotal = true): Promise<{ total: number; hits: Hit[] }> {
+  if (offset + limit <= RESULT_WINDOW) {
+    const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal });
+    const hits = r?.hits.hits ?? [];
+    return { total: exactTotal ? (r?.hits.total?.value ?? 0) : offset + hits.length, hits };
+  }
+  let total = 0;
+  let after: unknown[] | undefined;
+  const out: Hit[] = [];
+  for (let toSkip = offset, toTake = limit; toSkip > 0 || toTake > 0; ) {
+    const skipping = toSkip > 0;
+    const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
+    const r = await search({
+      ...body,
+      ...(skipping ? { _source: false } : {}),
+      size,
+      track_total_hits: after === undefined,
+      ...(after ? { search_after: after } : {}),
+    });
+    if (after === undefined) total = r?.hits.total?.value ?? 0;
+    const hits = r?.hits.hits ?? [];
+    if (skipping) toSkip -= hits.length;
+    else (out.push(...hits), (toTake -= hits.length));
+    if (hits.length < size) break;
+    after = hits[hits.length - 1]!.sort;
+  }
+  return { total, hits: out };
+}
