@@ -625,6 +625,14 @@ function constraint(role: SpecRole, kind: ConstraintKind, value: number, lo: num
   return { names: [...role.names], unit: role.unit, value, lo, hi, kind, source };
 }
 
+/** The constraint of one value: at least / at most it, or within the relative window `w` of it. */
+function valueConstraint(role: SpecRole, kind: ConstraintKind, value: number, w: number, source: string): SpecConstraint {
+  if (kind === 'at_least') return constraint(role, kind, value, value, Infinity, source);
+  if (kind === 'at_most') return constraint(role, kind, value, -Infinity, value, source);
+  const [lo, hi] = window(value, w);
+  return constraint(role, kind, value, lo, hi, source);
+}
+
 /** Qualifier word adjacent to an item (before it, past its operator words, or right after it). */
 function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
   const before: number[] = [];
@@ -658,9 +666,14 @@ function sourceOf(toks: Tok[], it: Item): string {
   return s;
 }
 
+/**
+ * One item into constraints. `byContext` collects the constraints of single values whose role only
+ * the family context or the unit gave (no qualifier word, no operator, not decided by size): the
+ * ones pairByMagnitude may reassign.
+ */
 function resolveItem(
   s: Scan, it: Item, ctx: Family | null, explicit: boolean, tolWindow: number | null,
-  specs: SpecConstraint[], values: ValueConstraint[],
+  specs: SpecConstraint[], values: ValueConstraint[], byContext: SpecConstraint[],
 ): boolean {
   const q = it.single;
   const r = it.range;
@@ -684,6 +697,7 @@ function resolveItem(
     const bySize = q !== null && r === null ? MAGNITUDE_ROLES[ctx]?.[unit]?.find(([below]) => Math.abs(q.value * scale) < below) : undefined;
     if (bySize) roleId = bySize[1];
   }
+  const fromContext = qual === null && it.op === null && unit !== '%' && roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]);
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")
   if (unit === '%' && qual === null) {
     if (q !== null && isTolerance(q)) {
@@ -724,41 +738,28 @@ function resolveItem(
   if (it.op !== null) kind = it.upTo && role.kind === 'at_least' ? 'at_least' : it.op;
   else if (roleId === 'temperature') kind = value < 0 ? 'at_most' : 'at_least';
   else kind = role.kind;
-  if (kind === 'at_least') specs.push(constraint(role, kind, value, value, Infinity, source));
-  else if (kind === 'at_most') specs.push(constraint(role, kind, value, -Infinity, value, source));
-  else {
-    const w = PASSIVE_ROLES.has(roleId) && tolWindow !== null ? tolWindow : (role.window ?? DEFAULT_WINDOW);
-    const [lo, hi] = window(value, w);
-    specs.push(constraint(role, kind, value, lo, hi, source));
-  }
+  const w = PASSIVE_ROLES.has(roleId) && tolWindow !== null ? tolWindow : (role.window ?? DEFAULT_WINDOW);
+  const c = valueConstraint(role, kind, value, w, source);
+  specs.push(c);
+  if (fromContext) byContext.push(c);
   return true;
 }
 
 /**
- * Two single quantities of one unit that both took the context's role (no qualifier, no operator)
- * take the family's pair of roles by magnitude instead (PAIRED_ROLES), in place.
+ * Two single values of one unit whose role only the context gave (resolveItem's `byContext`) take
+ * the family's pair of roles by magnitude instead (PAIRED_ROLES), in place in `specs`.
  */
-function pairByMagnitude(specs: SpecConstraint[], ctx: Family | null): void {
+function pairByMagnitude(specs: SpecConstraint[], byContext: readonly SpecConstraint[], ctx: Family | null): void {
   const pairs = ctx === null ? undefined : PAIRED_ROLES[ctx];
   if (!pairs) return;
   for (const [unit, pair] of Object.entries(pairs) as [SiUnit, readonly [RoleId, RoleId]][]) {
-    const role = ROLES[CONTEXT_ROLES[ctx!]?.[unit] ?? DEFAULT_ROLES[unit]];
-    const idx = specs.flatMap((c, i) => (c.unit === unit && c.names[0] === role.names[0] && c.kind === role.kind ? [i] : []));
-    if (idx.length !== 2 || specs[idx[0]!]!.source === specs[idx[1]!]!.source) continue;
-    const [a, b] = idx.map((i) => specs[i]!);
-    const smallerFirst = Math.abs(a!.value) <= Math.abs(b!.value);
-    const assign = (i: number, roleId: RoleId) => {
-      const c = specs[i]!;
+    const two = byContext.filter((c) => c.unit === unit);
+    if (two.length !== 2) continue;
+    const [small, large] = Math.abs(two[0]!.value) <= Math.abs(two[1]!.value) ? two : [two[1]!, two[0]!];
+    for (const [c, roleId] of [[small!, pair[0]], [large!, pair[1]]] as const) {
       const r: SpecRole = ROLES[roleId];
-      if (r.kind === 'at_least') specs[i] = constraint(r, 'at_least', c.value, c.value, Infinity, c.source);
-      else if (r.kind === 'at_most') specs[i] = constraint(r, 'at_most', c.value, -Infinity, c.value, c.source);
-      else {
-        const [lo, hi] = window(c.value, r.window ?? DEFAULT_WINDOW);
-        specs[i] = constraint(r, 'equals', c.value, lo, hi, c.source);
-      }
-    };
-    assign(idx[0]!, smallerFirst ? pair[0] : pair[1]);
-    assign(idx[1]!, smallerFirst ? pair[1] : pair[0]);
+      specs[specs.indexOf(c)] = valueConstraint(r, r.kind, c.value, r.window ?? DEFAULT_WINDOW, c.source);
+    }
   }
 }
 
@@ -804,14 +805,15 @@ function understand(text: string): QueryUnderstanding {
   }
 
   const specs: SpecConstraint[] = [];
+  const byContext: SpecConstraint[] = [];
   for (const it of s.items) {
-    if (!resolveItem(s, it, ctx, explicit, tolWindow, specs, values)) {
+    if (!resolveItem(s, it, ctx, explicit, tolWindow, specs, values, byContext)) {
       use(toks, it.start, it.end, 'free');
       for (const k of it.opToks) (toks[k] as Tok).state = 'free';
     }
   }
 
-  pairByMagnitude(specs, ctx);
+  pairByMagnitude(specs, byContext, ctx);
 
   // MPNs and terms from what is left
   const mpns: string[] = [];

@@ -372,6 +372,9 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(roles('3.75kV 1.25V optocoupler')).toEqual(['Isolation voltage(vrms) at_least 3750', 'Forward Voltage (Vf) equals 1.25']);
     // A qualifier, a range or a single value keeps its own reading.
     expect(roles('input 12V 5V ldo')).toEqual(['Input Voltage (Max) at_least 12', 'Output Voltage equals 5']);
+    expect(roles('output 12V 5V ldo')).toEqual(['Output Voltage equals 12', 'Output Voltage equals 5']); // the qualifier stands
+    expect(roles('hold 300mA 100mA fuse')).toEqual(['Current - Hold (Ih) (Max) equals 0.3', 'Current - Hold (Ih) (Max) equals 0.1']);
+    expect(roles('12V 5V 1A ldo')).toEqual(['Input Voltage (Max) at_least 12', 'Output Voltage equals 5', 'Output Current at_least 1']);
     expect(roles('5V to 3.3V LDO')).toEqual(['Input Voltage (Max) at_least 5', 'Output Voltage equals 3.3']);
     expect(roles('3.3V LDO')).toEqual(['Output Voltage equals 3.3']);
   });
