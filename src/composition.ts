@@ -51,7 +51,7 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
     const connection = a.connectRedis(config.redisUrl);
     const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
     const throttle = a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix });
-    const gate = a.createRedisGate({ url: config.redisUrl, connection, pepper, prefix: config.redisPrefix, accounts, throttle });
+    const gate = a.createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });
     return { accounts, throttle, gate };
   }
   const accounts = a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });

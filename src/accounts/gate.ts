@@ -14,7 +14,7 @@ export interface AdmitRequest {
   bucket: string;
   /** The presented key, or null when none was presented. */
   secret: string | null;
-  /** The account store's keyHash(secret), when the caller has it already (else the gate computes it). */
+  /** The account store's keyHash(secret) (null: malformed), when the caller has it already; else the gate asks the store. */
   keyHash?: string | null;
   /** Throttle limit when the key is unknown, invalid or absent. */
   defaultLimit: number;
@@ -52,9 +52,9 @@ export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
       let auth: Admission['auth'];
       let t: ThrottleDecision;
       if (known !== undefined || r.secret === null) {
-        [t, auth] = await Promise.all([throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs), r.secret === null ? null : accounts.authenticate(r.secret, r.keyHash)]);
+        [t, auth] = await Promise.all([throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs), r.secret === null ? null : accounts.authenticate(r.secret, r.keyHash ?? undefined)]);
       } else {
-        auth = await accounts.authenticate(r.secret, r.keyHash);
+        auth = await accounts.authenticate(r.secret, r.keyHash ?? undefined);
         t = await throttle.hit(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);
       }
       if (auth) {

@@ -6,7 +6,7 @@
  * kept outside the database, so a leaked database alone cannot be used to test guessed keys.
  * `looksLikeKey` rejects malformed input before any hashing or lookup.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { opaqueId } from '../catalog/ids.ts';
 
 export const KEY_PREFIX = 'psk_';
@@ -14,7 +14,6 @@ export const KEY_PREFIX = 'psk_';
 export const DISPLAY_PREFIX_LENGTH = 12;
 const KEY_BODY_BYTES = 32;
 const KEY_PATTERN = /^psk_[A-Za-z0-9_-]{43}$/;
-const HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 /** A new key secret: `psk_` + base64url(32 random bytes). */
 export function generateKeySecret(): string {
@@ -31,12 +30,9 @@ export function hashKey(secret: string, pepper: Buffer): string {
   return createHmac('sha256', pepper).update(secret, 'utf8').digest('hex');
 }
 
-/** Compares two hex hashes in constant time (for equal lengths; differing lengths are simply unequal). */
-export function hashesEqual(a: string, b: string): boolean {
-  if (!HASH_PATTERN.test(a) || !HASH_PATTERN.test(b)) return false;
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+/** The stored form of a presented secret, or null when it is malformed (AccountStore.keyHash). */
+export function keyHashOf(secret: string, pepper: Buffer): string | null {
+  return looksLikeKey(secret) ? hashKey(secret, pepper) : null;
 }
 
 /** What listings show of a secret: its first 12 characters (`psk_` + 8). */

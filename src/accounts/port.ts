@@ -81,11 +81,12 @@ export interface AccountStore {
   /** The stored form (keyed hash) of a presented secret, or null when it is malformed. */
   keyHash(secret: string): string | null;
   /**
-   * The key and its account for a presented secret, or null (unknown, malformed or revoked). Constant-time
-   * on the hash. `keyHash`: this store's keyHash(secret) when the caller has it already (the HTTP guard
-   * remembers it per connection), so that it is not computed twice.
+   * The key and its account for a presented secret, or null (unknown, malformed or revoked). Keys are
+   * found by their keyed hash, so no secret is ever compared. `keyHash`: this store's keyHash(secret)
+   * when the caller has it already (the HTTP guard remembers it per connection), so that it is not
+   * computed twice.
    */
-  authenticate(secret: string, keyHash?: string | null): Promise<{ key: ApiKeyInfo; account: Account } | null>;
+  authenticate(secret: string, keyHash?: string): Promise<{ key: ApiKeyInfo; account: Account } | null>;
 
   /** Atomic: never drives the balance below zero, never exceeds the monthly quota. */
   debit(req: DebitRequest): Promise<DebitResult>;

@@ -19,7 +19,6 @@
  */
 import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate } from './gate.ts';
-import { hashKey, looksLikeKey } from './keys.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys, type RedisConnectionOptions } from './redis-store.ts';
 import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey } from './redis-throttle.ts';
@@ -118,7 +117,7 @@ interface KnownKey {
 
 const CACHE_MAX = 10_000;
 
-export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer; prefix?: string; accounts: AccountStore; throttle: Throttle }): Gate {
+export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string; accounts: AccountStore; throttle: Throttle }): Gate {
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
   const k = redisAccountKeys(P);
   const redis = opts.connection ?? connectRedis(opts.url);
@@ -170,7 +169,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { pepper: Buffer;
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {
-      const hash = r.keyHash !== undefined ? r.keyHash : r.secret !== null && looksLikeKey(r.secret) ? hashKey(r.secret, opts.pepper) : null;
+      const hash = r.keyHash !== undefined ? r.keyHash : r.secret === null ? null : opts.accounts.keyHash(r.secret);
       const cached = hash === null ? undefined : known.get(hash);
       if (!cached) {
         const a = await slow.admit(r);

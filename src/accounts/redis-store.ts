@@ -24,7 +24,7 @@
  */
 import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitResult, UsageSummary } from './port.ts';
 import { USAGE_CLASSES } from './port.ts';
-import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
 import {
   DEFAULT_CREDIT_MICROS,
   DuplicateAccountNameError,
@@ -241,7 +241,7 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
     },
 
     keyHash(secret) {
-      return looksLikeKey(secret) ? hashKey(secret, pepper) : null;
+      return keyHashOf(secret, pepper);
     },
 
     async authenticate(secret, keyHash) {
@@ -251,7 +251,7 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       if (!Array.isArray(r)) return null;
       const h = pairsToRecord(r[0]);
       const key = toKey(h);
-      if (!key || !hashesEqual(h.key_hash ?? '', hash) || key.revoked_at !== null) return null;
+      if (!key || key.revoked_at !== null) return null; // found by the keyed hash itself
       const account = toAccount(pairsToRecord(r[1]));
       if (!account) return null;
       const now = Date.now();

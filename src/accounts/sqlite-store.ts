@@ -23,7 +23,7 @@
  */
 import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, UsageSummary } from './port.ts';
 import { USAGE_CLASSES } from './port.ts';
-import { checkPepper, displayPrefix, generateKeySecret, hashesEqual, hashKey, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
 import { createTurnBatcher, oncePerTurn } from '../util/turn.ts';
 import { applyDebits } from './sqlite-debits.ts';
 import { openAccountsDb, prepareAccountStatements, toAccount, toKey, type AccountRow, type KeyRow } from './sqlite-accounts-db.ts';
@@ -205,7 +205,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     },
 
     keyHash(secret) {
-      return looksLikeKey(secret) ? hashKey(secret, pepper) : null;
+      return keyHashOf(secret, pepper);
     },
 
     async authenticate(secret, keyHash) {
@@ -215,7 +215,7 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       let key = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
       if (!key) {
         const row = q.keyByHash.get(hash);
-        if (!row || !hashesEqual(row.key_hash, hash)) return null;
+        if (!row) return null; // found by the keyed hash itself: nothing left to compare
         if (keyCache.size >= CACHE_MAX) keyCache.clear();
         key = toKey(row);
         keyCache.set(hash, key);

@@ -45,7 +45,7 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
     const store = createRedisAccountStore({ url, pepper, prefix });
     const other = createRedisAccountStore({ url, pepper, prefix });
     const throttle = createRedisThrottle({ url, prefix });
-    const gate = createRedisGate({ url, pepper, prefix, accounts: store, throttle });
+    const gate = createRedisGate({ url, prefix, accounts: store, throttle });
     return {
       gate,
       store,
