@@ -10,6 +10,7 @@ import { runIngest } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { CAPABILITIES } from '../accounts/port.ts';
 import type { Command } from './args.ts';
+import type { EngineInfo } from '../engines/port.ts';
 import { printSummary } from './ingest.ts';
 
 export async function listen(s: AppServices): Promise<Server> {
@@ -24,8 +25,7 @@ export async function listen(s: AppServices): Promise<Server> {
  * The first query embedding (ONNX session set-up) and the first kNN (SQLite reads the version's vectors
  * into memory: about 0.3 s for 29k parts) are paid before listening, not by the first request.
  */
-async function warmUp(s: AppServices): Promise<void> {
-  const info = await s.engine.info();
+async function warmUp(s: AppServices, info: EngineInfo): Promise<void> {
   if (!s.embedder || !info.vectors) return;
   const t = performance.now();
   const [v] = await s.embedder.embed(['warm-up query']);
@@ -34,11 +34,11 @@ async function warmUp(s: AppServices): Promise<void> {
 }
 
 async function serveUntilSignal(s: AppServices): Promise<number> {
-  await warmUp(s);
+  const info = await s.engine.info();
+  await warmUp(s, info);
   const server = await listen(s);
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
-  const info = await s.engine.info();
   s.log.info('partsearch ready', {
     url: `http://${s.config.host}:${port}`,
     engine: info.kind,

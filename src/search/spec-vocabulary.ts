@@ -319,9 +319,13 @@ export const CONTEXT_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUni
  * word does: the first [below, role] whose bound the value is under. An op amp's "1.6mV" is its input
  * offset, "10pA" its input bias current, "500uA" its quiescent current; "20mA" stays the context role.
  */
+const AMPLIFIER_INPUT_BY_SIZE: Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>> = {
+  V: [[0.1, 'offsetVoltage']],
+  A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']],
+};
 export const MAGNITUDE_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>>>>> = {
-  'op amp': { V: [[0.1, 'offsetVoltage']], A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']] },
-  comparator: { V: [[0.1, 'offsetVoltage']], A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']] },
+  'op amp': AMPLIFIER_INPUT_BY_SIZE,
+  comparator: AMPLIFIER_INPUT_BY_SIZE,
 };
 
 /**

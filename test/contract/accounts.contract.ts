@@ -251,6 +251,8 @@ export function accountStoreContract(
         for (let i = 1; i < rows.length; i++) expect(rows[i]!.balance_after).toBe(rows[i - 1]!.balance_after + rows[i]!.amount_micros);
         expect(rows.at(-1)!.balance_after).toBe(final);
         expect(rows.filter((r) => r.reference?.startsWith('r')).length).toBe(6); // referenced debits keep their own entries
+        // One batch: the credit, one entry per class for the unreferenced debits, one per referenced debit.
+        expect(rows).toHaveLength(1 + classes.length + 6);
         for (const cls of classes) expect(-rows.filter((r) => r.usage_class === cls).reduce((n, r) => n + r.amount_micros, 0)).toBe(usage.by_class[cls].amount_micros);
         // A reference already applied is applied once, also in a later batch.
         expect(await debit(a.id, 3_000, { units: 2, reference: 'r10' })).toEqual({ ok: true, balance_micros: final });

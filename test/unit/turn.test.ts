@@ -76,7 +76,7 @@ describe('turn batcher with maxInFlight', () => {
     expect(await last).toBe(5);
   });
 
-  it('a failed run frees its slot for the items that waited; flush() sends even when the slot is taken', async () => {
+  it('a failed run frees its slot for the items that waited', async () => {
     const runs: number[][] = [];
     let fail = true;
     const b = createTurnBatcher<number, number>(
@@ -93,11 +93,29 @@ describe('turn batcher with maxInFlight', () => {
     );
     const a = b.add(1);
     await new Promise((r) => setImmediate(r));
+    const c = b.add(2); // waits: the slot is taken
+    expect(runs).toEqual([[1]]);
+    await expect(a).rejects.toThrow('down');
+    expect(await c).toBe(2);
+    expect(runs).toEqual([[1], [2]]);
+  });
+
+  it('flush() sends even when the slot is taken; maxInFlight must be at least 1', async () => {
+    const runs: number[][] = [];
+    const b = createTurnBatcher<number, number>(
+      async (xs) => {
+        runs.push(xs);
+        await new Promise((r) => setImmediate(r));
+        return xs;
+      },
+      { maxInFlight: 1 },
+    );
+    const a = b.add(1);
+    await new Promise((r) => setImmediate(r));
     const c = b.add(2);
     b.flush();
     expect(runs).toEqual([[1], [2]]);
-    await expect(a).rejects.toThrow('down');
-    expect(await c).toBe(2);
+    expect(await Promise.all([a, c])).toEqual([1, 2]);
     expect(() => createTurnBatcher(async (xs: number[]) => xs, { maxInFlight: 0 })).toThrow(RangeError);
   });
 });

@@ -3,6 +3,7 @@
  * each matching the SQLite adapter's semantics (src/engines/sqlite/engine.ts).
  */
 import { normaliseMpn } from '../../catalog/mpn.ts';
+import { fuzzyEdits } from '../mpn-tiers.ts';
 import type { EngineFilters, FacetResult, MpnMode, SpecValueFacet } from '../port.ts';
 import { filtered, filterQuery, type Dsl } from './filters.ts';
 import { keySort } from './documents.ts';
@@ -176,7 +177,7 @@ function mpnBoosts(tokens: string[]): Dsl[] {
         { match_phrase: { 'mpn_norm.infix': { query: key, boost: 1 } } },
         {
           fuzzy: {
-            mpn_norm: { value: key, fuzziness: key.length <= 4 ? 1 : 2, prefix_length: 1, max_expansions: 10, boost: 1 },
+            mpn_norm: { value: key, fuzziness: fuzzyEdits(key), prefix_length: 1, max_expansions: 10, boost: 1 },
           },
         },
       ],
