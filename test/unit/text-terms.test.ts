@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { textTerms, textTokens } from '../../src/engines/text-tokens.ts';
-import { orMatch } from '../../src/engines/sqlite/text.ts';
+import { textTokens } from '../../src/engines/text-tokens.ts';
+import { orMatch, textTerms } from '../../src/engines/sqlite/text.ts';
+
 
 describe('query terms (text-tokens.ts)', () => {
   it('keeps a hyphenated compound together as a phrase of its words', () => {

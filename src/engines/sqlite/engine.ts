@@ -16,36 +16,24 @@ import type {
   ScoredId, SearchEngine, TextSearchRequest, TextSearchResult,
 } from '../port.ts';
 import { filterSql } from './filters.ts';
-import { FTS_COLUMNS, versionTables, type VersionTables } from './schema.ts';
-import { textTerms } from '../text-tokens.ts';
-import { orMatch, trigramMatch, trigramSpread } from './text.ts';
+import { versionTables, type VersionTables } from './schema.ts';
+import { trigramMatch, trigramSpread } from './text.ts';
+import { createTextRanking, type CommonWordBounds } from './text-rank.ts';
+import { createKnn } from './knn.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
-import { loadVectorMatrix, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
 
 
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
   file: string;
-  /** When a query word counts as common (see textMatch); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
-  commonWord?: { parts: number; share: number };
+  /** When a query word counts as common (text-rank.ts). */
+  commonWord?: CommonWordBounds;
   /** Exact kNN over the vectors in memory (vector-scan.ts) when usearch loads; false: vec0's KNN only. Default true. */
   memoryVectors?: boolean;
 }
 
-const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
-/**
- * A query word in more than COMMON_WORD_PARTS parts and COMMON_WORD_SHARE of the catalogue scores but
- * does not select candidates when the query has rarer words (see textMatch). Both bounds: the cost is
- * the length of the word's posting list, and small catalogues are left exactly as they are.
- */
-const COMMON_WORD_PARTS = 5_000;
-const COMMON_WORD_SHARE = 0.01;
-/** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
-/** sqlite-vec's largest k for a vec0 KNN query. */
-const KNN_WINDOW_MAX = 4096;
-const RANK_WINDOW_MAX = 20_000;
 
 export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const db = openSqliteDb(opts.file);
@@ -55,11 +43,6 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let metaCache: CatalogMeta | null = null;
   let hasVectors = false;
   const stmts = new Map<string, Database.Statement>();
-  /** Document frequencies of query words in the live version, and its size (see textMatch). */
-  const docFreq = new Map<string, number>();
-  let docCount = -1;
-  /** The live version's vectors in memory for exact scans (see knn), keyed by the version's vec table. */
-  let matrix: { version: string; m: VectorMatrix | null } | null = null;
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -82,10 +65,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (l !== live) {
       live = l;
       stmts.clear();
-      docFreq.clear();
-      docCount = -1;
       metaCache = null;
-      matrix = null;
       hasVectors =
         live !== null &&
         db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vec_${live}`) !== undefined;
@@ -103,6 +83,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (!s) stmts.set(sql, (s = db.prepare(sql)));
     return s;
   }
+  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord);
+  const nearest = createKnn(db, stmt, opts.memoryVectors !== false);
 
   function mpnLookup(req: MpnLookupRequest): MpnHit[] {
     const t = tables();
@@ -193,76 +175,6 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return [...hits.values()].slice(0, limit);
   }
 
-  /**
-   * The FTS match of free text: an OR of its terms (text-tokens.ts `textTerms`: words, the words of a
-   * hyphenated compound as one phrase, "SOT-23-5" -> "sot 23 5", and no lone function words such as
-   * "to"). With OR semantics every part containing any term is scored, and over a large catalogue a
-   * common word ("resistor", "5", "to": tens of thousands of parts) makes that most of a query's cost
-   * while barely moving BM25 (its IDF is low). So when the query also has rarer terms, candidates must
-   * contain one of those, and every term still scores: `(rare OR …) AND (every OR …)` (FTS5 then counts
-   * the rare terms twice). Document frequencies come from an fts5vocab table, cached per version (a
-   * phrase counts as its rarest word). Search and facets use the same match.
-   */
-  function textMatch(t: VersionTables, text: string): string | null {
-    const terms = textTerms(text);
-    if (terms.length < 2) return orMatch(terms);
-    if (docCount < 0) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);
-      docCount = (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n;
-    }
-    const common = Math.max(opts.commonWord?.parts ?? COMMON_WORD_PARTS, (opts.commonWord?.share ?? COMMON_WORD_SHARE) * docCount);
-    if (docCount <= common) return orMatch(terms);
-    const df = (w: string) => {
-      let n = docFreq.get(w);
-      if (n === undefined) {
-        n = (stmt(`SELECT doc FROM temp.${t.fts}_vocab WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0;
-        if (docFreq.size >= 100_000) docFreq.clear();
-        docFreq.set(w, n);
-      }
-      return n;
-    };
-    // A phrase is in at most as many parts as its rarest word.
-    const rare = terms.filter((term) => Math.min(...term.map(df)) <= common);
-    if (rare.length === 0 || rare.length === terms.length) return orMatch(terms);
-    return `(${orMatch(rare)}) AND (${orMatch(terms)})`;
-  }
-
-  /**
-   * The best `k` parts by BM25 among those matching `match` and the filters, ordered by score then id.
-   *
-   * FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no join, a bounded sort), and only
-   * the n best rows are joined to the parts table for the filters and ids. Joining every matching row
-   * first (the plain form) costs about as much as the ranking again: a common word ("resistor")
-   * matches a sixth of a 578k catalogue. n grows fourfold until k filtered parts score strictly better
-   * than the n-th row (rows tied with it may lie beyond the cut, and ties are broken by id), so the
-   * result is exactly the plain query's.
-   */
-  function rankedText(t: VersionTables, match: string, f: { sql: string; params: unknown[] }, k: number): ScoredId[] {
-    const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
-    const pick = stmt(`SELECT p.rowid AS r, p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.sql}`);
-    for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
-      const rows = top.all(match, n) as { r: number; s: number }[];
-      const complete = rows.length < n;
-      const cut = complete ? Infinity : rows[rows.length - 1]!.s;
-      const score = new Map(rows.map((x) => [x.r, x.s]));
-      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number }[])
-        .map((x) => ({ id: x.id, s: score.get(x.r)! }))
-        .filter((x) => x.s < cut);
-      if (complete || kept.length >= k) {
-        return kept
-          .sort((a, b) => a.s - b.s || a.id - b.id)
-          .slice(0, k)
-          .map((x) => ({ id: x.id, score: -x.s }));
-      }
-      // Too few passed the filters: once more, grown by their observed rate (at least fourfold).
-      n = Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length)));
-    }
-    // Selective filters: join every match and let SQLite filter before it sorts.
-    return stmt(
-      `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
-    ).all(match, ...f.params, k) as ScoredId[];
-  }
-
   function textSearch(req: TextSearchRequest): TextSearchResult {
     const t = tables();
     if (!t) return { total: 0, hits: [] };
@@ -289,46 +201,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return { total, hits: rows };
   }
 
-  /** The live version's vectors in memory (vector-scan.ts), read on first use; null without usearch. */
-  function vectorMatrix(t: VersionTables): VectorMatrix | null {
-    if (!vectorScanAvailable || opts.memoryVectors === false) return null;
-    if (matrix?.version !== t.vec) matrix = { version: t.vec, m: loadVectorMatrix(db, t.vec) };
-    return matrix.m;
-  }
-
-  /**
-   * The k nearest parts passing the filters, nearest first (cosine). Both scans are exact: usearch's
-   * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
-   * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
-   * observed pass rate) until k pass or n covers every vector, and the result is then exact: every
-   * part nearer than the n-th vector was looked at. With vec0, whose largest k is KNN_WINDOW_MAX,
-   * selective filters are answered by computing the distance of every filtered part (a vector lookup
-   * each, about 15 µs).
-   */
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
     const t = tables();
-    if (!t || !hasVectors || k <= 0) return [];
-    const f = filterSql(filters, t);
-    const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-    const m = vectorMatrix(t);
-    const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
-    const near = (n: number) => (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[]));
-    const most = m ? m.ids.length : KNN_WINDOW_MAX;
-    const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
-    if (f.sql === '1') return scored(near(Math.min(k, most)));
-    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.id = j.value WHERE ${f.sql}`).pluck();
-    for (let n = Math.min(most, Math.max(64, 2 * k)); ; ) {
-      const rows = near(n);
-      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
-      const kept = rows.filter((r) => pass.has(Number(r.id)));
-      if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
-      if (n >= most) break;
-      n = Math.min(most, Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length))));
-    }
-    const rows = stmt(
-      `SELECT part_id AS id, vec_distance_cosine(embedding, ?) AS distance FROM ${t.vec} WHERE part_id IN (SELECT p.id FROM ${t.parts} p WHERE ${f.sql}) ORDER BY distance, part_id LIMIT ?`,
-    ).all(blob, ...f.params, k) as { id: number; distance: number }[];
-    return scored(rows);
+    return t && hasVectors ? nearest(t, vector, k, filters) : [];
   }
 
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {

@@ -1,5 +1,6 @@
 /** Rows of the full-text tables, and free text -> FTS5 MATCH expressions. */
 import type { PartRecord } from '../../catalog/part.ts';
+import { TOKEN } from '../text-tokens.ts';
 
 /**
  * The tokenizer keeps "." inside tokens (so "0.1uF" and "3.3V" stay whole); a dot that does not sit
@@ -47,4 +48,33 @@ export function trigramMatch(key: string): string | null {
   const grams = new Set<string>();
   for (let i = 0; i + 3 <= key.length; i++) grams.add(`"${key.slice(i, i + 3)}"`);
   return [...grams].join(' OR ');
+}
+
+/** Function words that carry no meaning in a part search ("usb to uart bridge"). */
+const STOPWORDS = new Set(['a', 'an', 'and', 'the', 'to', 'for', 'of', 'in', 'on', 'with', 'at', 'by', 'or', 'from', 'as', 'is', 'it', 'that', 'this', 'be', 'are', 'into']);
+
+/**
+ * Query terms of the FTS match (SQLite only; OpenSearch's analyzers read textTokens): a word, or a
+ * phrase of the words of one hyphenated compound ("SOT-23-5" -> "sot 23 5", "n-channel" ->
+ * "n channel"), which the indexed text holds as the same words in a row.
+ * Lone function words are dropped unless nothing else is left. De-duplicated, at most 32 words.
+ */
+export function textTerms(text: string): string[][] {
+  const terms: string[][] = [];
+  const seen = new Set<string>();
+  let words = 0;
+  // A chunk is a run of words joined only by hyphens or underscores ("sot-23-5", "n_channel"); any other
+  // character between words separates them ("10uF+50V", "X7R/X5R", "AT&T").
+  for (const chunk of text.toLowerCase().split(/[^\p{L}\p{N}._-]+/u)) {
+    const t = chunk.match(TOKEN);
+    if (!t || words >= 32) continue;
+    const term = t.slice(0, 32 - words);
+    const k = term.join(' ');
+    if (seen.has(k)) continue;
+    seen.add(k);
+    words += term.length;
+    terms.push(term);
+  }
+  const meaningful = terms.filter((t) => t.length > 1 || !STOPWORDS.has(t[0]!));
+  return meaningful.length > 0 ? meaningful : terms;
 }

@@ -1,0 +1,60 @@
+/**
+ * Nearest neighbours of the SQLite adapter (the port's knn), exact: usearch's SIMD scan of the live
+ * version's vectors in memory (vector-scan.ts), or sqlite-vec's vec0 KNN when usearch does not load.
+ */
+import type Database from 'better-sqlite3';
+import type { EngineFilters, ScoredId } from '../port.ts';
+import { filterSql } from './filters.ts';
+import type { VersionTables } from './schema.ts';
+import { loadVectorMatrix, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
+
+/** sqlite-vec's largest k for a vec0 KNN query. */
+const KNN_WINDOW_MAX = 4096;
+
+export function createKnn(db: Database.Database, stmt: (sql: string) => Database.Statement, memoryVectors: boolean) {
+  /** The vectors of the version last asked for, keyed by its vec table (a new version reloads). */
+  let matrix: { version: string; m: VectorMatrix | null } | null = null;
+
+  /** The live version's vectors in memory (vector-scan.ts), read on first use; null without usearch. */
+  function vectorMatrix(t: VersionTables): VectorMatrix | null {
+    if (!vectorScanAvailable || !memoryVectors) return null;
+    if (matrix?.version !== t.vec) matrix = { version: t.vec, m: loadVectorMatrix(db, t.vec) };
+    return matrix.m;
+  }
+
+  /**
+   * The k nearest parts passing the filters, nearest first (cosine). Both scans are exact: usearch's
+   * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
+   * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
+   * observed pass rate) until k pass or n covers every vector, and the result is then exact: every
+   * part nearer than the n-th vector was looked at. With vec0, whose largest k is KNN_WINDOW_MAX,
+   * selective filters are answered by computing the distance of every filtered part (a vector lookup
+   * each, about 15 µs).
+   */
+  function knn(t: VersionTables, vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
+    if (k <= 0) return [];
+    const f = filterSql(filters, t);
+    const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+    const m = vectorMatrix(t);
+    const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
+    const near = (n: number) => (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[]));
+    const most = m ? m.ids.length : KNN_WINDOW_MAX;
+    const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
+    if (f.sql === '1') return scored(near(Math.min(k, most)));
+    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.id = j.value WHERE ${f.sql}`).pluck();
+    for (let n = Math.min(most, Math.max(64, 2 * k)); ; ) {
+      const rows = near(n);
+      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
+      const kept = rows.filter((r) => pass.has(Number(r.id)));
+      if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
+      if (n >= most) break;
+      n = Math.min(most, Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length))));
+    }
+    const rows = stmt(
+      `SELECT part_id AS id, vec_distance_cosine(embedding, ?) AS distance FROM ${t.vec} WHERE part_id IN (SELECT p.id FROM ${t.parts} p WHERE ${f.sql}) ORDER BY distance, part_id LIMIT ?`,
+    ).all(blob, ...f.params, k) as { id: number; distance: number }[];
+    return scored(rows);
+  }
+
+  return knn;
+}

@@ -1,0 +1,106 @@
+/**
+ * Free-text ranking of the SQLite adapter: the FTS5 MATCH of a query (textMatch, with the common-word
+ * rule) and the best k parts by BM25 among those matching it and the filters (rankedText).
+ */
+import type Database from 'better-sqlite3';
+import type { ScoredId } from '../port.ts';
+import { FTS_COLUMNS, type VersionTables } from './schema.ts';
+import { orMatch, textTerms } from './text.ts';
+
+const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
+/**
+ * A query word in more than COMMON_WORD_PARTS parts and COMMON_WORD_SHARE of the catalogue scores but
+ * does not select candidates when the query has rarer words (see textMatch). Both bounds: the cost is
+ * the length of the word's posting list, and small catalogues are left exactly as they are.
+ */
+const COMMON_WORD_PARTS = 5_000;
+const COMMON_WORD_SHARE = 0.01;
+/** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
+const RANK_WINDOW_MAX = 20_000;
+
+/** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
+export interface CommonWordBounds {
+  parts: number;
+  share: number;
+}
+
+export function createTextRanking(db: Database.Database, stmt: (sql: string) => Database.Statement, commonWord?: CommonWordBounds) {
+  /** Size and document frequencies of query words of one index version (see textMatch), read on first use. */
+  let stats: { fts: string; docCount: number; docFreq: Map<string, number> } | null = null;
+  const versionStats = (t: VersionTables) => {
+    if (stats?.fts !== t.fts) {
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);
+      stats = { fts: t.fts, docCount: (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n, docFreq: new Map() };
+    }
+    return stats;
+  };
+
+  /**
+   * The FTS match of free text: an OR of its terms (text.ts `textTerms`: words, the words of a
+   * hyphenated compound as one phrase, "SOT-23-5" -> "sot 23 5", and no lone function words such as
+   * "to"). With OR semantics every part containing any term is scored, and over a large catalogue a
+   * common word ("resistor", "5", "to": tens of thousands of parts) makes that most of a query's cost
+   * while barely moving BM25 (its IDF is low). So when the query also has rarer terms, candidates must
+   * contain one of those, and every term still scores: `(rare OR …) AND (every OR …)` (FTS5 then counts
+   * the rare terms twice). Document frequencies come from an fts5vocab table, cached per version (a
+   * phrase counts as its rarest word). Search and facets use the same match.
+   */
+  function textMatch(t: VersionTables, text: string): string | null {
+    const terms = textTerms(text);
+    if (terms.length < 2) return orMatch(terms);
+    const v = versionStats(t);
+    const common = Math.max(commonWord?.parts ?? COMMON_WORD_PARTS, (commonWord?.share ?? COMMON_WORD_SHARE) * v.docCount);
+    if (v.docCount <= common) return orMatch(terms);
+    const df = (w: string) => {
+      let n = v.docFreq.get(w);
+      if (n === undefined) {
+        n = (stmt(`SELECT doc FROM temp.${t.fts}_vocab WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0;
+        if (v.docFreq.size >= 100_000) v.docFreq.clear();
+        v.docFreq.set(w, n);
+      }
+      return n;
+    };
+    // A phrase is in at most as many parts as its rarest word.
+    const rare = terms.filter((term) => Math.min(...term.map(df)) <= common);
+    if (rare.length === 0 || rare.length === terms.length) return orMatch(terms);
+    return `(${orMatch(rare)}) AND (${orMatch(terms)})`;
+  }
+
+  /**
+   * The best `k` parts by BM25 among those matching `match` and the filters, ordered by score then id.
+   *
+   * FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no join, a bounded sort), and only
+   * the n best rows are joined to the parts table for the filters and ids. Joining every matching row
+   * first (the plain form) costs about as much as the ranking again: a common word ("resistor")
+   * matches a sixth of a 578k catalogue. n grows fourfold until k filtered parts score strictly better
+   * than the n-th row (rows tied with it may lie beyond the cut, and ties are broken by id), so the
+   * result is exactly the plain query's.
+   */
+  function rankedText(t: VersionTables, match: string, f: { sql: string; params: unknown[] }, k: number): ScoredId[] {
+    const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
+    const pick = stmt(`SELECT p.rowid AS r, p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.sql}`);
+    for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
+      const rows = top.all(match, n) as { r: number; s: number }[];
+      const complete = rows.length < n;
+      const cut = complete ? Infinity : rows[rows.length - 1]!.s;
+      const score = new Map(rows.map((x) => [x.r, x.s]));
+      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number }[])
+        .map((x) => ({ id: x.id, s: score.get(x.r)! }))
+        .filter((x) => x.s < cut);
+      if (complete || kept.length >= k) {
+        return kept
+          .sort((a, b) => a.s - b.s || a.id - b.id)
+          .slice(0, k)
+          .map((x) => ({ id: x.id, score: -x.s }));
+      }
+      // Too few passed the filters: once more, grown by their observed rate (at least fourfold).
+      n = Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length)));
+    }
+    // Selective filters: join every match and let SQLite filter before it sorts.
+    return stmt(
+      `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
+    ).all(match, ...f.params, k) as ScoredId[];
+  }
+
+  return { textMatch, rankedText };
+}
