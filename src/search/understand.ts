@@ -32,10 +32,10 @@
 import { normaliseMpn } from '../catalog/mpn.ts';
 import { normaliseUnit, parseQuantity, type SiUnit } from '../catalog/units.ts';
 import {
-  CHIP_SIZES, CONTEXT_BARE_UNIT, CONTEXT_ROLES, DEFAULT_ROLES, FAMILY_WORDS, GENERIC_FAMILIES, LETTER_PACKAGES,
-  LONGEST_PHRASE, MAGNITUDE_ROLES, PACKAGE_FAMILIES, PAIRED_ROLES, QUALIFIERS, ROLES, UNIT_NOUNS, VALUE_WORDS,
-  type ConstraintKind, type Family, type RoleId, type SpecRole, type ValueWord,
+  CHIP_SIZES, CONTEXT_BARE_UNIT, FAMILY_WORDS, GENERIC_FAMILIES, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES,
+  QUALIFIERS, UNIT_NOUNS, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord,
 } from './spec-vocabulary.ts';
+import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId, type SpecRole } from './spec-roles.ts';
 
 export { specNameKey } from './spec-vocabulary.ts';
 

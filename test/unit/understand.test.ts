@@ -3,9 +3,8 @@ import { normaliseSpec } from '../../src/catalog/normalise.ts';
 import type { DumpPart, PartSpec } from '../../src/catalog/part.ts';
 import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
-import {
-  CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, QUALIFIERS, ROLES, VALUE_WORDS, specNameKey, type RoleId,
-} from '../../src/search/spec-vocabulary.ts';
+import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-vocabulary.ts';
+import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
 
