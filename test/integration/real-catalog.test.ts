@@ -3,7 +3,7 @@
  * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy; and gate relevance
  * on the real data: the rule-judged real-mpn and real-param suites (src/relevance/real-suites.ts), run
  * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
- * REAL_TOLERANCE on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
+ * TOLERANCE (test/support/relevance-gate.ts) on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
  * rewrites the file). Skips with a message when the shared data is absent.
  */
 import fs from 'node:fs';
@@ -13,12 +13,11 @@ import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { buildRealSuites, type RealSuites } from '../../src/relevance/real-suites.ts';
-import { METRIC_NAMES, type Metrics } from '../../src/relevance/metrics.ts';
+import type { Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
+import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
 
-const REAL_TOLERANCE = 0.02;
-const UPDATE = process.env.RELEVANCE_UPDATE_BASELINES === '1';
 const BASELINES = path.resolve(import.meta.dirname, '..', 'relevance', 'baselines');
 interface RealBaseline {
   engine: string;
@@ -122,10 +121,10 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
       got[suite] = { ...r.mean, constraint_share: r.constraints?.share ?? null };
     }
     const file = path.join(BASELINES, `real-${name}.json`);
-    if (UPDATE) {
+    if (UPDATE_BASELINES) {
       const b: RealBaseline = {
         engine: name,
-        tolerance: REAL_TOLERANCE,
+        tolerance: TOLERANCE,
         note: 'Mean metrics of the real-data suites (built from ../shared/data/catalog/parts.jsonl.gz by src/relevance/real-suites.ts, seed 42) on a lexical-only index of that dump, written by test/integration/real-catalog.test.ts with RELEVANCE_UPDATE_BASELINES=1. The test fails when a metric or the top-5 constraint share < baseline - tolerance.',
         lexical: got,
       };
@@ -133,16 +132,7 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
       return;
     }
     const baseline = JSON.parse(fs.readFileSync(file, 'utf8')) as RealBaseline;
-    const drops: string[] = [];
-    for (const [suite, m] of Object.entries(got)) {
-      const b = baseline.lexical[suite];
-      if (!b) {
-        drops.push(`${suite}: no baseline`);
-        continue;
-      }
-      for (const k of METRIC_NAMES) if (m[k] < b[k] - REAL_TOLERANCE) drops.push(`${suite} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${REAL_TOLERANCE}`);
-      if (b.constraint_share !== null && (m.constraint_share ?? 0) < b.constraint_share - REAL_TOLERANCE) drops.push(`${suite} top-5 constraint share ${m.constraint_share} < baseline ${b.constraint_share} - ${REAL_TOLERANCE}`);
-    }
+    const drops = metricDrops(got, baseline.lexical, TOLERANCE);
     expect(drops, `real-data relevance dropped on ${name}:\n${drops.join('\n')}`).toEqual([]);
   }, 180_000);
 });

@@ -34,14 +34,14 @@ import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import { readSuite, type RelevanceQuery } from '../../src/relevance/format.ts';
-import { METRIC_NAMES, type Metrics } from '../../src/relevance/metrics.ts';
+import type { Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
 import { buildSampleIndex, memoEmbedder, type SampleIndex } from '../../src/relevance/sample-index.ts';
 import type { Retrieval } from '../../src/search/agentic.ts';
 import { API_ENGINES } from '../support/api.ts';
 import { noteSkip } from '../support/fixtures.ts';
+import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
 
-export const TOLERANCE = 0.02;
 export const CONSTRAINT_TARGET = 0.8;
 /**
  * Approximate kNN (OpenSearch HNSW) moves hybrid and vector means by up to 0.02 between builds of the
@@ -51,7 +51,6 @@ export const APPROX_KNN_TOLERANCE = 0.04;
 
 const REL = path.resolve(import.meta.dirname, '..', 'relevance');
 const SUITES: [string, RelevanceQuery[]][] = ['sample-mpn', 'sample-nl'].map((s) => [s, readSuite(path.join(REL, `${s}.jsonl`))]);
-const UPDATE = process.env.RELEVANCE_UPDATE_BASELINES === '1';
 
 interface Baseline {
   engine: string;
@@ -67,7 +66,7 @@ const modelDir = process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR;
 const modelPresent = fs.existsSync(path.join(modelDir, 'tokenizer.json'));
 if (!modelPresent) noteSkip('relevance: hybrid and vector sections', `no model at ${modelDir}; checking the lexical baseline only`);
 const MODES: Retrieval[] = modelPresent ? ['hybrid', 'lexical', 'vector'] : ['lexical'];
-if (UPDATE && !modelPresent) throw new Error('RELEVANCE_UPDATE_BASELINES needs the embedding model (every section is written)');
+if (UPDATE_BASELINES && !modelPresent) throw new Error('RELEVANCE_UPDATE_BASELINES needs the embedding model (every section is written)');
 
 // One model, one cache of vectors: the second engine's index costs no model time.
 let embedderP: Promise<Embedder | null> | null = null;
@@ -95,7 +94,7 @@ describe.each(engines)('relevance baseline on %s', (kind) => {
   });
   afterAll(async () => {
     await index?.drop();
-    if (UPDATE && MODES.every((m) => measured[m])) {
+    if (UPDATE_BASELINES && MODES.every((m) => measured[m])) {
       const baseline: Baseline = {
         engine: kind,
         tolerance: TOLERANCE,
@@ -129,20 +128,12 @@ describe.each(engines)('relevance baseline on %s', (kind) => {
       got[name] = r.mean;
     }
     measured[mode] = got;
-    if (UPDATE) return;
+    if (UPDATE_BASELINES) return;
     const baseline = JSON.parse(fs.readFileSync(file, 'utf8')) as Baseline;
     const expected = baseline[mode];
     expect(expected, `${file} has no "${mode}" section`).toBeDefined();
-    const drops: string[] = [];
     const tol = kind === 'opensearch' && mode !== 'lexical' ? APPROX_KNN_TOLERANCE : TOLERANCE;
-    for (const [suite, m] of Object.entries(got)) {
-      const b = expected![suite];
-      if (!b) {
-        drops.push(`${suite}: no baseline`);
-        continue;
-      }
-      for (const k of METRIC_NAMES) if (m[k] < b[k] - tol) drops.push(`${suite} ${mode} ${k} ${m[k].toFixed(4)} < baseline ${b[k].toFixed(4)} - ${tol}`);
-    }
+    const drops = metricDrops(got, expected, tol, mode);
     expect(drops, `relevance dropped on ${kind}:\n${drops.join('\n')}`).toEqual([]);
   });
 });
