@@ -64,16 +64,16 @@ export interface LoadCore {
   /** Rows after the indexes are built are refused (the pipeline writes everything first). */
   write(rows: readonly LoadRow[]): WriteFailure[];
   /**
-   * Indexes written rows into the FTS tables once a chunk has accumulated (or all of them with
-   * `all`). Meant for idle time between writes; an error is kept and thrown by the next call.
+   * Indexes written rows into the FTS tables once a chunk has accumulated (finish() indexes the rest).
+   * Meant for idle time between writes; an error is kept and thrown by the next call.
    */
-  catchUp(all?: boolean): void;
+  catchUp(): void;
   countsBy(field: 'category' | 'manufacturer'): [string, number][];
   finish(metaJson: string, expected: number): { version: string; count: number };
   abort(): void;
 }
 
-export const DEFAULT_FTS_CHUNK_ROWS = 6_000;
+const DEFAULT_FTS_CHUNK_ROWS = 6_000;
 
 export function createLoadCore(db: Database.Database, version: string, dims: number | null, opts: LoadCoreOptions = {}): LoadCore {
   const t = versionTables(version);
@@ -205,9 +205,8 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
         writeMs += performance.now() - t0;
       }
     },
-    catchUp(all = false) {
-      if (deferred || indexed) return;
-      if (!all && ftsPending < chunkRows) return;
+    catchUp() {
+      if (deferred || indexed || ftsPending < chunkRows) return;
       try {
         indexFts();
       } catch (e) {
