@@ -21,7 +21,7 @@ import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate } from './gate.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
 import { redisAccountKeys, type RedisConnectionOptions } from './redis-store.ts';
-import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey } from './redis-throttle.ts';
+import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey, WINDOWS_LUA } from './redis-throttle.ts';
 import { checkPrefix, connectRedis, defineScript, keyTable, quitRedis } from './redis-util.ts';
 import { createTurnBatcher } from '../util/turn.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
@@ -37,39 +37,14 @@ const ADMIT = `
 ${CLOCK_LUA}
 local now = clock(ARGV[1])
 local nowS = string.format('%.17g', now)
-local buckets, bucketOrder, keys, accts, reqs, reqOrder = {}, {}, {}, {}, {}, {}
-local function flush_bucket(b)
-  if #b.add > 0 then
-    redis.call('ZADD', b.key, unpack(b.add))
-    redis.call('PEXPIRE', b.key, math.ceil(b.window + math.max(0, b.newest - now)))
-    b.add = {}
-  end
-end
-local function bucket_state(key, window)
-  local b = buckets[key]
-  if b and b.window == window then return b end
-  if b then flush_bucket(b) else bucketOrder[#bucketOrder + 1] = key end
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', now - window))
-  b = {key = key, window = window, count = redis.call('ZCARD', key), add = {}, newest = now}
-  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if first[2] then b.oldest = tonumber(first[2]) end
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  if last[2] then b.newest = math.max(now, tonumber(last[2])) end
-  buckets[key] = b
-  return b
-end
+${WINDOWS_LUA}
+local keys, accts, reqs, reqOrder = {}, {}, {}, {}
 local out = {}
 for i = 0, (#ARGV - 3) / 9 - 1 do
   local a = 3 + i * 9
-  local b = bucket_state(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
+  local b = window_open(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
   local key, acct, rk = KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
-  local allowed = 0
-  if b.count < tonumber(ARGV[a + 5]) then
-    allowed, b.count = 1, b.count + 1
-    b.add[#b.add + 1] = nowS
-    b.add[#b.add + 1] = ARGV[a + 7]
-    if not b.oldest or now < b.oldest then b.oldest = now end
-  end
+  local allowed = window_hit(b, tonumber(ARGV[a + 5]), ARGV[a + 7])
   local state, sub, bal, n = 0, '', '0', -1
   local k = keys[key]
   if not k then
@@ -101,9 +76,9 @@ for i = 0, (#ARGV - 3) / 9 - 1 do
       end
     end
   end
-  for _, v in ipairs({allowed, b.count, string.format('%.17g', b.oldest or now), nowS, state, sub, bal, n}) do out[#out + 1] = v end
+  for _, v in ipairs({allowed, b.count, window_oldest(b), nowS, state, sub, bal, n}) do out[#out + 1] = v end
 end
-for _, key in ipairs(bucketOrder) do flush_bucket(buckets[key]) end
+windows_close()
 for _, c in ipairs(reqOrder) do redis.call('HINCRBY', c.key, c.period, c.add) end
 return out
 `;

@@ -22,35 +22,61 @@ end
 `;
 
 /**
- * `throttle_step(bucket, limit, window, now, member)` trims the bucket's window, admits the request
- * when fewer than `limit` are in it, and returns allowed (0/1), count, oldest and now. (The gate's
- * admission script, src/accounts/redis-gate.ts, does the same steps for a whole batch at once.)
+ * Lua: the sliding windows of one batch of hits at the time `now` (a local the script defines first,
+ * with `nowS`, its string form). `window_open(key, window)` trims a bucket's window and reads it once;
+ * `window_hit(b, limit, member)` decides one hit as if alone (admitted when fewer than `limit` are in
+ * the window; returns 1/0); `window_oldest(b)` is the oldest counted request (now when none);
+ * `windows_close()` writes the admitted entries and the expiries, once per bucket. Used by HIT (a batch
+ * of one) and by the gate's admission script (src/accounts/redis-gate.ts).
  */
-const THROTTLE_LUA = `
-${CLOCK_LUA}
-local function throttle_step(bucket, limit, window, now, member)
-  redis.call('ZREMRANGEBYSCORE', bucket, '-inf', string.format('%.17g', now - window))
-  local count = redis.call('ZCARD', bucket)
-  local allowed = 0
-  if count < limit then
-    redis.call('ZADD', bucket, string.format('%.17g', now), member)
-    count = count + 1
-    allowed = 1
-    local newest = tonumber(redis.call('ZRANGE', bucket, -1, -1, 'WITHSCORES')[2])
-    redis.call('PEXPIRE', bucket, math.ceil(window + math.max(0, newest - now)))
+export const WINDOWS_LUA = `
+local windows, windowOrder = {}, {}
+local function window_flush(b)
+  if #b.add > 0 then
+    redis.call('ZADD', b.key, unpack(b.add))
+    redis.call('PEXPIRE', b.key, math.ceil(b.window + math.max(0, b.newest - now)))
+    b.add = {}
   end
-  local oldest = now
-  local first = redis.call('ZRANGE', bucket, 0, 0, 'WITHSCORES')
-  if first[2] then oldest = tonumber(first[2]) end
-  return allowed, count, string.format('%.17g', oldest), string.format('%.17g', now)
+end
+local function window_open(key, window)
+  local b = windows[key]
+  if b and b.window == window then return b end
+  if b then window_flush(b) else windowOrder[#windowOrder + 1] = key end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', now - window))
+  b = {key = key, window = window, count = redis.call('ZCARD', key), add = {}, newest = now}
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if first[2] then b.oldest = tonumber(first[2]) end
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if last[2] then b.newest = math.max(now, tonumber(last[2])) end
+  windows[key] = b
+  return b
+end
+local function window_hit(b, limit, member)
+  if b.count >= limit then return 0 end
+  b.count = b.count + 1
+  b.add[#b.add + 1] = nowS
+  b.add[#b.add + 1] = member
+  if not b.oldest or now < b.oldest then b.oldest = now end
+  return 1
+end
+local function window_oldest(b)
+  return string.format('%.17g', b.oldest or now)
+end
+local function windows_close()
+  for _, key in ipairs(windowOrder) do window_flush(windows[key]) end
 end
 `;
 
 const HIT = `
 -- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock), member
-${THROTTLE_LUA}
-local allowed, count, oldest, now = throttle_step(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), clock(ARGV[3]), ARGV[4])
-return {allowed, count, oldest, now}
+${CLOCK_LUA}
+local now = clock(ARGV[3])
+local nowS = string.format('%.17g', now)
+${WINDOWS_LUA}
+local b = window_open(KEYS[1], tonumber(ARGV[2]))
+local allowed = window_hit(b, tonumber(ARGV[1]), ARGV[4])
+windows_close()
+return {allowed, b.count, window_oldest(b), nowS}
 `;
 
 /** Redis key of a throttle bucket. */
