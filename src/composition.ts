@@ -47,10 +47,10 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
   if (config.redisUrl) {
-    // The store and the gate share one connection; the store closes it.
+    // The store, the throttle and the gate share one connection; the store closes it.
     const connection = a.connectRedis(config.redisUrl);
     const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
-    const throttle = a.createRedisThrottle({ url: config.redisUrl, prefix: config.redisPrefix });
+    const throttle = a.createRedisThrottle({ url: config.redisUrl, connection, prefix: config.redisPrefix });
     const gate = a.createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });
     return { accounts, throttle, gate };
   }

@@ -20,9 +20,9 @@
 import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate } from './gate.ts';
 import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
-import { redisAccountKeys, type RedisConnectionOptions } from './redis-store.ts';
+import { redisAccountKeys } from './redis-store.ts';
 import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey, WINDOWS_LUA } from './redis-throttle.ts';
-import { checkPrefix, connectRedis, defineScript, keyTable, quitRedis } from './redis-util.ts';
+import { checkPrefix, defineScript, keyTable, useConnection, type RedisConnectionOptions } from './redis-util.ts';
 import { createTurnBatcher } from '../util/turn.ts';
 import { LAST_USED_GRANULARITY_MS } from './validate.ts';
 
@@ -95,8 +95,7 @@ const CACHE_MAX = 10_000;
 export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string; accounts: AccountStore; throttle: Throttle }): Gate {
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
   const k = redisAccountKeys(P);
-  const redis = opts.connection ?? connectRedis(opts.url);
-  const ownsConnection = opts.ownsConnection ?? opts.connection === undefined;
+  const { redis, release } = useConnection(opts);
   const admitScript = defineScript(redis, 'psAdmit', null, ADMIT);
   const nextMember = memberSequence();
   const slow = createGate(opts.accounts, opts.throttle);
@@ -159,7 +158,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
     },
     async close() {
       admissions.flush();
-      if (ownsConnection) await quitRedis(redis);
+      await release();
     },
   };
 }

@@ -39,9 +39,8 @@ import {
   needsLastUsedUpdate,
   parseCapabilities,
 } from './validate.ts';
-import type { Redis } from 'ioredis';
 import { createTurnBatcher } from '../util/turn.ts';
-import { checkPrefix, connectRedis, defineScript, keyTable, pairsToRecord, quitRedis } from './redis-util.ts';
+import { checkPrefix, defineScript, keyTable, pairsToRecord, useConnection, type RedisConnectionOptions } from './redis-util.ts';
 import { ADD_CREDIT, AUTHENTICATE, COUNT_REQUEST, CREATE_ACCOUNT, CREATE_KEY, DEBITS, REVOKE_KEY, SET_SUBSCRIPTION, TOUCH_KEY } from './redis-store-scripts.ts';
 
 const toAccount = (h: Record<string, string>): Account | null =>
@@ -94,18 +93,10 @@ function ledgerEntry(fields: Record<string, string | number | null>): string {
   return json.slice(0, -1);
 }
 
-export interface RedisConnectionOptions {
-  url: string;
-  /** A connection to use instead of opening one (it is closed by close() only when `ownsConnection`). */
-  connection?: Redis;
-  ownsConnection?: boolean;
-}
-
 export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper: Buffer; prefix?: string }): AccountStore {
   const pepper = checkPepper(opts.pepper);
   const P = checkPrefix(opts.prefix ?? 'partsearch:');
-  const redis = opts.connection ?? connectRedis(opts.url);
-  const ownsConnection = opts.ownsConnection ?? opts.connection === undefined;
+  const { redis, release } = useConnection(opts);
 
   const k = redisAccountKeys(P);
 
@@ -281,7 +272,7 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
 
     async close() {
       debits.flush(); // sent before QUIT, so pending debits complete
-      if (ownsConnection) await quitRedis(redis);
+      await release();
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Throttle, ThrottleDecision } from './port.ts';
-import { checkPrefix, connectRedis, defineScript, quitRedis } from './redis-util.ts';
+import { checkPrefix, defineScript, useConnection, type RedisConnectionOptions } from './redis-util.ts';
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
 /** Lua: `clock(arg)` is `arg` as a number, or the Redis server's time in ms when `arg` is ''. */
@@ -98,9 +98,9 @@ export function decodeThrottleReply(r: unknown, limit: number, windowMs: number,
   return throttleDecision(Number(r[at]) === 1, limit, Number(r[at + 1]), Number(r[at + 2]), Number(r[at + 3]), windowMs);
 }
 
-export function createRedisThrottle(opts: { url: string; prefix?: string }): Throttle {
+export function createRedisThrottle(opts: RedisConnectionOptions & { prefix?: string }): Throttle {
   const prefix = checkPrefix(opts.prefix ?? 'partsearch:');
-  const redis = connectRedis(opts.url);
+  const { redis, release } = useConnection(opts);
   const hit = defineScript(redis, 'psThrottleHit', 1, HIT);
   const nextMember = memberSequence();
 
@@ -111,7 +111,7 @@ export function createRedisThrottle(opts: { url: string; prefix?: string }): Thr
       return decodeThrottleReply(r, limit, windowMs);
     },
     async close() {
-      await quitRedis(redis);
+      await release();
     },
   };
 }

@@ -58,6 +58,20 @@ export function keyTable(): { list: string[]; index(key: string): string } {
   };
 }
 
+export interface RedisConnectionOptions {
+  url: string;
+  /** A connection to use instead of opening one (it is closed by close() only when `ownsConnection`). */
+  connection?: Redis;
+  ownsConnection?: boolean;
+}
+
+/** The connection a component uses (the one given, or its own from `url`) and how it lets go of it. */
+export function useConnection(opts: RedisConnectionOptions): { redis: Redis; release(): Promise<void> } {
+  const redis = opts.connection ?? connectRedis(opts.url);
+  const owns = opts.ownsConnection ?? opts.connection === undefined;
+  return { redis, release: async () => (owns ? quitRedis(redis) : undefined) };
+}
+
 export function checkPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || prefix === '') throw new TypeError('redis: the key prefix must be a non-empty string');
   return prefix;
