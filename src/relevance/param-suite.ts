@@ -11,7 +11,9 @@
  * it has a short one written as a package name), and the category's name, lower-cased.
  *
  * How it is judged (RULE), over active parts only (the queries ask for part_status active), using
- * the records' own numbers, never the query parser: a part of the same leaf category gets grade 3
+ * the records' own numbers, never the query parser: a part of the same leaf category (or of a leaf
+ * category of the same name under another root: the catalogue repeats "MOSFETs", "Crystals", "Power
+ * Inductors" under several roots) gets grade 3
  * when it meets every constraint (each spec present with the same number and unit, within 1e-6
  * relative; the same package, compared upper-case without spaces), grade 2 when it meets all but
  * one, grade 1 otherwise. Parts of other categories are grade 0.
@@ -35,8 +37,10 @@ const MAX_PACKAGE_LENGTH = 12;
 const PACKAGE = /^[A-Za-z0-9][A-Za-z0-9.()+-]*$/;
 
 export const PARAM_RULE =
-  'Judged over active parts of the query\'s leaf category, from the records\' numbers: grade 3 = every constraint (each spec with the same number and unit within 1e-6 relative; the package, upper-case without spaces); grade 2 = all but one; grade 1 = the category only.';
+  'Judged over active parts of the query\'s leaf category (and same-named leaf categories under other roots), from the records\' numbers: grade 3 = every constraint (each spec with the same number and unit within 1e-6 relative; the package, upper-case without spaces); grade 2 = all but one; grade 1 = the category only.';
 
+/** Category names compared case-insensitively, punctuation and spacing aside. */
+const nameKeyOf = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const samePackage = (a: string | null, b: string | null) => a !== null && b !== null && a.toUpperCase().replace(/\s+/g, '') === b.toUpperCase().replace(/\s+/g, '');
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 const numeric = (s: ParamPart['specs'][number]) => s.num !== null && Number.isFinite(s.num) && s.unit !== null && s.unit !== '';
@@ -64,6 +68,16 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
     })
     .filter((c) => c.eligible.length > 0);
 
+  // Leaf categories of the same name under different roots ("MOSFETs" three times, "Crystals") hold the
+  // same kind of part: a part of any of them is judged as of the query's category.
+  const byName = new Map<string, ParamPart[]>();
+  for (const ps of byCategory.values()) {
+    const key = nameKeyOf(ps[0]!.category!.name);
+    const list = byName.get(key);
+    if (list) list.push(...ps);
+    else byName.set(key, [...ps]);
+  }
+
   const rng = new Rng(opts.seed).fork(opts.suite);
   const out: RelevanceQuery[] = [];
   const used = new Set<string>();
@@ -78,7 +92,7 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
       used.add(query);
       const constraints = chosen.length + (pkg ? 1 : 0);
       const judgments: Record<string, Grade> = {};
-      for (const p of c.parts) {
+      for (const p of byName.get(nameKeyOf(c.name)) ?? c.parts) {
         let met = chosen.filter((want) => p.specs.some((s) => s.name === want.name && numeric(s) && s.unit === want.unit && sameNumber(s.num!, want.num!))).length;
         if (pkg && samePackage(p.package, pkg)) met++;
         const grade: Grade = met === constraints ? 3 : met === constraints - 1 ? 2 : 1;

@@ -13,7 +13,8 @@
  *
  * Constraint satisfaction (the issue's "top 5 results satisfy every parsed constraint" target), per agentic
  * query whose understanding has parsed constraints (spec constraints, value constraints, packages: what
- * `constraintScore` checks; family words are hints, not constraints):
+ * `constraintScore` checks, strictly; and the categories the query names, src/search/named-categories.ts:
+ * a part must be in or under one of them; family words are hints, not constraints):
  *
  *   n = min(5, number of parts in the index matching the query's status filter that satisfy all of them)
  *   satisfied = each of the top n returned results satisfies all of them (a missing place is a miss)
@@ -21,16 +22,19 @@
  * so a query whose constraints only 2 catalogue parts meet passes when those 2 come first. Queries with no
  * satisfying part at all (n = 0) cannot pass or fail: they are counted as `unsatisfiable` and left out of
  * the share, as are queries without parsed constraints (`unconstrained`). The catalogue count comes from
- * one scan of the index per status filter (getParts over every matching part), at most
+ * one scan of the index per status filter and set of named categories (getParts over every matching part), at most
  * CONSTRAINT_SCAN_MAX parts; when the index is larger and the scan found fewer than 5 satisfying parts,
  * n is taken as 5 (the strict reading). share = satisfied / (queries with n >= 1).
  */
+import { createCategoryMatcher, type CategoryMatch, type CategoryMatcher } from '../catalog/match/categories.ts';
+import type { PartRecord } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import { orderCandidates } from '../http/routes/parts-search.ts';
 import { agenticSearch, constraintCount, constraintScore, type Fusion, type Retrieval } from '../search/agentic.ts';
-import { understandQuery } from '../search/understand.ts';
+import { namedCategories, namedCategoryScore, namedWeights } from '../search/named-categories.ts';
+import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import { searchMpn } from '../search/mpn.ts';
 import type { RelevanceQuery } from './format.ts';
 import { meanMetrics, metricsOf, roundMetrics, type Metrics } from './metrics.ts';
@@ -108,6 +112,8 @@ export interface RunContext {
 }
 
 type QueryContext = Required<Pick<RunContext, 'engine' | 'embedder' | 'vectors'>> & {
+  /** The index's category-name matcher, as the HTTP route passes it. */
+  categories?: CategoryMatcher;
   retrieval?: Retrieval;
   fusion?: Fusion;
   /** Query id -> min(5, satisfying parts in the index) for agentic queries with constraints (countSatisfying). */
@@ -121,17 +127,41 @@ const statusOf = (q: RelevanceQuery): PartStatus[] => (q.params?.part_status?.le
  * filter that satisfy all of them). One scan of the index per distinct status filter, stopping early once
  * every query has CONSTRAINT_TOP; a scan cut at CONSTRAINT_SCAN_MAX parts counts CONSTRAINT_TOP.
  */
-export async function countSatisfying(engine: SearchEngine, queries: readonly RelevanceQuery[]): Promise<Map<string, number>> {
+/** What the constraint measure checks of one query: its parsed constraints and the categories it names. */
+export interface QueryConstraintSet {
+  u: QueryUnderstanding;
+  /** Named category slug -> confidence (namedCategories); empty when the query names none. */
+  named: Map<string, number>;
+}
+
+export function constraintSetOf(u: QueryUnderstanding, named: readonly CategoryMatch[]): QueryConstraintSet {
+  return { u, named: namedWeights(named) };
+}
+
+/** Parsed constraints of the measure: constraintCount plus one for the named categories. */
+export function measuredConstraints(c: QueryConstraintSet): number {
+  return constraintCount(c.u) + (c.named.size ? 1 : 0);
+}
+
+/** Whether a part meets every constraint of the measure (strict spec reading; in a named category when one is named). */
+export function meetsAll(c: QueryConstraintSet, p: PartRecord): boolean {
+  return constraintScore(c.u, p) === 1 && (c.named.size === 0 || namedCategoryScore(c.named, p.category) > 0);
+}
+
+export async function countSatisfying(engine: SearchEngine, queries: readonly RelevanceQuery[], categories?: CategoryMatcher): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const groups = new Map<string, { status: PartStatus[]; items: { id: string; u: ReturnType<typeof understandQuery> }[] }>();
+  // One scan per status filter and set of named categories (a query naming categories is counted over
+  // them only: they hold every part that can meet it).
+  const groups = new Map<string, { status: PartStatus[]; categories: string[]; items: { id: string; c: QueryConstraintSet }[] }>();
   for (const q of queries) {
     if (q.endpoint !== 'agentic') continue;
-    const u = understandQuery(q.query);
-    if (constraintCount(u) === 0) continue;
+    const c = constraintSetOf(understandQuery(q.query), namedCategories(categories, q.query));
+    if (measuredConstraints(c) === 0) continue;
     const status = statusOf(q).sort();
-    const key = status.join(',');
-    if (!groups.has(key)) groups.set(key, { status, items: [] });
-    groups.get(key)!.items.push({ id: q.id, u });
+    const named = [...c.named.keys()].sort();
+    const key = `${status.join(',')}|${named.join(',')}`;
+    if (!groups.has(key)) groups.set(key, { status, categories: named, items: [] });
+    groups.get(key)!.items.push({ id: q.id, c });
     out.set(q.id, 0);
   }
   const PAGE = 1000;
@@ -141,9 +171,10 @@ export async function countSatisfying(engine: SearchEngine, queries: readonly Re
     let complete = false;
     while (pending.length && offset < CONSTRAINT_SCAN_MAX) {
       const limit = Math.min(PAGE, CONSTRAINT_SCAN_MAX - offset);
-      const page = await engine.textSearch({ text: null, filters: { status: g.status }, limit, offset });
+      const filters = g.categories.length ? { status: g.status, categories: g.categories } : { status: g.status };
+      const page = await engine.textSearch({ text: null, filters, limit, offset });
       const parts = await engine.getParts(page.hits.map((h) => h.id));
-      for (const p of parts) for (const it of pending) if (constraintScore(it.u, p) === 1) out.set(it.id, out.get(it.id)! + 1);
+      for (const p of parts) for (const it of pending) if (meetsAll(it.c, p)) out.set(it.id, out.get(it.id)! + 1);
       pending = pending.filter((it) => out.get(it.id)! < CONSTRAINT_TOP);
       offset += page.hits.length;
       if (page.hits.length < limit) {
@@ -185,13 +216,15 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
       filters: { status },
       retrieval: ctx.retrieval ?? q.params?.retrieval ?? 'hybrid',
       fusion: ctx.fusion,
+      categories: ctx.categories,
     });
     const ms = performance.now() - t0;
     retrieval = r.retrieval;
     fusion = r.fusion;
     slugs = r.parts.map((p) => p.slug);
-    const parsed = constraintCount(r.understanding);
-    const top = r.parts.slice(0, CONSTRAINT_TOP).map((p) => constraintScore(r.understanding, p) === 1);
+    const measured = constraintSetOf(r.understanding, r.namedCategories);
+    const parsed = measuredConstraints(measured);
+    const top = r.parts.slice(0, CONSTRAINT_TOP).map((p) => meetsAll(measured, p));
     const checked = parsed === 0 ? 0 : (ctx.satisfying?.get(q.id) ?? CONSTRAINT_TOP);
     constraints = { parsed, checked, top, satisfied: topSatisfied(checked, top) };
     return finish(q, slugs, retrieval, fusion, constraints, ms);
@@ -218,9 +251,13 @@ function finish(q: RelevanceQuery, slugs: string[], retrieval: Retrieval | null,
 /** Runs every query of a suite (sequentially, so timings are comparable) and averages the metrics. */
 export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunContext, file: string | null = null): Promise<SuiteResult> {
   const vectors = ctx.vectors ?? (await ctx.engine.info()).vectors;
-  const satisfying = await countSatisfying(ctx.engine, queries);
+  const meta = await ctx.engine.meta();
+  const categories = meta ? createCategoryMatcher(meta.categories) : undefined;
+  const satisfying = await countSatisfying(ctx.engine, queries, categories);
   const results: QueryResult[] = [];
-  for (const q of queries) results.push(await runQuery(q, { engine: ctx.engine, embedder: ctx.embedder, vectors, retrieval: ctx.retrieval, fusion: ctx.fusion, satisfying }));
+  for (const q of queries) {
+    results.push(await runQuery(q, { engine: ctx.engine, embedder: ctx.embedder, vectors, categories, retrieval: ctx.retrieval, fusion: ctx.fusion, satisfying }));
+  }
   const kinds = [...new Set(results.map((r) => r.kind ?? 'all'))];
   const byKind = Object.fromEntries(
     kinds.map((k) => {

@@ -1,8 +1,10 @@
 /**
  * Natural-language (agentic) part search, engine-neutral:
  *
- *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families)
- *         -> candidates: BM25 over the text fields, kNN over the query embedding (when a model and
+ *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families) and the
+ *            categories it names (named-categories.ts: "2A 250V wire to board connector")
+ *         -> candidates: BM25 over the text fields (within the named categories first; over the whole
+ *            catalogue too unless they fill the page), kNN over the query embedding (when a model and
  *            vectors exist), MPN lookups for MPN-like tokens, all filtered by status first
  *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
@@ -10,21 +12,25 @@
  *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
  *         -> the ranked set: the `pool` best of the fused list (100, or offset + limit up to 500;
  *            hybrid retrieval brings up to twice as many) and every MPN hit
- *         -> family and constraint ranking: when the query names a part family ("mosfets", "ldo"),
- *            parts of that family (by category, src/search/families.ts) come first; then parts
- *            satisfying more of the parsed constraints (constraints dominate; fusion orders parts
- *            that satisfy equally many)
+ *         -> category, family and constraint ranking: parts of the named categories first (the
+ *            best-named first); then, when the query names a part family ("mosfets", "ldo"), parts of
+ *            that family (by category, src/search/families.ts); then parts satisfying more of the
+ *            parsed constraints; then parts holding more of the asked values themselves (a 20 V MOSFET
+ *            before a 100 V one for "20V mosfet", where the rating reading accepts both); fusion
+ *            orders the rest
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1.
  *
  * `available_specs` counts, for every spec name, the parts of the whole ranked result set (all
  * pages of this query, up to the candidate pool) that carry it.
  */
+import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
-import { satisfies, satisfiesLoosely } from './spec-match.ts';
+import { namedCategories, namedCategoryScore, namedWeights } from './named-categories.ts';
+import { meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -46,6 +52,8 @@ export interface AgenticRequest {
   retrieval?: Retrieval;
   /** How BM25 and kNN are fused (relevance experiments); default DEFAULT_FUSION. */
   fusion?: Fusion;
+  /** The live catalogue's category-name matcher: finds the categories a query names (named-categories.ts). */
+  categories?: CategoryMatcher;
 }
 
 export interface AgenticResult {
@@ -55,6 +63,8 @@ export interface AgenticResult {
   total: number;
   availableSpecs: Record<string, number>;
   understanding: QueryUnderstanding;
+  /** The categories the query names, best first (their parts rank first, subtree-inclusive). */
+  namedCategories: CategoryMatch[];
   retrieval: Retrieval;
   fusion: Fusion;
 }
@@ -129,6 +139,33 @@ export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = fa
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
 }
 
+/** Number of quantity constraints a part meets at the asked value itself (meetsTarget), not only as a rating. */
+export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.specs) if (meetsTarget(p.specs, c)) n++;
+  return n;
+}
+
+/** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
+function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
+  if (!filter?.length) return [...named];
+  const under = (slug: string, root: string) => slug === root || slug.startsWith(`${root}/`);
+  const out = new Set<string>();
+  for (const n of named) for (const f of filter) {
+    if (under(n, f)) out.add(n);
+    else if (under(f, n)) out.add(f);
+  }
+  return [...out];
+}
+
+/** Two BM25 lists as one (normalised fusion takes one lexical list): each part's best score. */
+function mergeLists(a: readonly ScoredId[], b: readonly ScoredId[]): ScoredId[] {
+  if (b.length === 0) return [...a];
+  const best = new Map<number, number>();
+  for (const h of [...a, ...b]) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
+  return [...best.entries()].map(([id, score]) => ({ id, score })).sort((x, y) => y.score - x.score || x.id - y.id);
+}
+
 export async function agenticSearch(engine: SearchEngine, embedder: Embedder | null, vectorsIndexed: boolean, req: AgenticRequest): Promise<AgenticResult> {
   const u = understandQuery(req.query);
   const pool = Math.min(POOL_MAX, Math.max(POOL_MIN, req.offset + req.limit));
@@ -136,16 +173,28 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // Without a model or indexed vectors every retrieval falls back to lexical (and says so).
   const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
 
-  const lexical = retrieval !== 'vector' ? engine.textSearch({ text: req.query, filters: req.filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits) : Promise.resolve([]);
+  const named = namedCategories(req.categories, req.query);
+  const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
+  const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits);
+  // Lexical retrieval. When the query names categories, BM25 within them comes first: their parts rank
+  // first, so they must be in the pool even when other categories' parts share more words with the
+  // query. BM25 over the whole catalogue then only fills the ranked set after them, and is skipped when
+  // the named categories alone fill the page.
+  const lexical: Promise<{ lex: ScoredId[]; cat: ScoredId[] }> =
+    retrieval === 'vector'
+      ? Promise.resolve({ lex: [], cat: [] })
+      : within.length
+        ? bm25({ ...req.filters, categories: within }).then(async (cat) => ({ cat, lex: cat.length >= req.offset + req.limit ? [] : await bm25(req.filters) }))
+        : bm25(req.filters).then((lex) => ({ lex, cat: [] }));
   const vector =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(([v]) => engine.knn(v!, pool, req.filters))
       : Promise.resolve([] as ScoredId[]);
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  const [lex, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
+  const [{ lex, cat }, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
-  const fused = fusion === 'normalized' ? normalizedFusion(lex, vec) : rrf([lex, vec]);
+  const fused = fusion === 'normalized' ? normalizedFusion(mergeLists(lex, cat), vec) : rrf([lex, vec, cat]);
   const mpnRank = new Map<number, number>();
   mpnHits.flat().forEach((c, i) => {
     if (!mpnRank.has(c.id)) mpnRank.set(c.id, i);
@@ -159,12 +208,21 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   for (const id of mpnRank.keys()) if (!candidates.includes(id)) candidates.push(id);
   const parts = await engine.getParts(candidates);
   const families = familiesToMatch(u.families);
+  const namedWeight = namedWeights(named);
   const ranked = parts
-    .map((p) => ({ p, fam: inFamily(families, p) ? 1 : 0, c: constraintScore(u, p, true), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }))
+    .map((p) => ({
+      p,
+      cat: namedCategoryScore(namedWeight, p.category),
+      fam: inFamily(families, p) ? 1 : 0,
+      c: constraintScore(u, p, true),
+      t: targetHits(u, p),
+      m: mpnRank.get(p.id),
+      f: fused.get(p.id) ?? 0,
+    }))
     .sort((a, b) => {
       if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
       if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-      return b.fam - a.fam || b.c - a.c || b.f - a.f || a.p.id - b.p.id;
+      return b.cat - a.cat || b.fam - a.fam || b.c - a.c || b.t - a.t || b.f - a.f || a.p.id - b.p.id;
     })
     .map((x) => x.p);
 
@@ -175,6 +233,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     total: ranked.length,
     availableSpecs,
     understanding: u,
+    namedCategories: named,
     retrieval,
     fusion,
   };

@@ -26,6 +26,11 @@ export interface Tok {
 }
 
 const SPLIT_RE = /[\s;|()[\]{}"'`\u201c\u201d\u2018\u2019]+|,(?!\d)|(?<!\d),/u;
+/**
+ * A value's test conditions, as datasheets and catalogues write them ("100nA@16V", "3.8ns@5V,50pF",
+ * "2V@(500mA)"): the quantity before "@" is the value; the conditions are not constraints of their own.
+ */
+const CONDITION_RE = /(\d[^\s@]*)@\S*/gu;
 /** "Rds(on)", "Vgs(th)", "Vce(sat)": one word, not split at the brackets. */
 const PAREN_WORD_RE = /\b([A-Za-z]{2,4})\((on|th|sat|max|min|typ|nom)\)/gi;
 /** Tokens kept although they hold no letter or digit: range separators, tolerance signs, postfix "+". */
@@ -38,7 +43,13 @@ const TRAIL_TRIM_RE = /[^\p{L}\p{N}%℃Ωµμ°+]+$/u;
 const DOT_LEAD_RE = /^\.(?!\d)/;
 
 export function tokenise(text: string): Tok[] {
-  const s = text.slice(0, MAX_CHARS).normalize('NFKC').replace(PAREN_WORD_RE, '$1$2').replace(CMP_RE, ' $1 ').replace(TOL_SPLIT_RE, '$1 ±');
+  const s = text
+    .slice(0, MAX_CHARS)
+    .normalize('NFKC')
+    .replace(CONDITION_RE, '$1')
+    .replace(PAREN_WORD_RE, '$1$2')
+    .replace(CMP_RE, ' $1 ')
+    .replace(TOL_SPLIT_RE, '$1 ±');
   const out: Tok[] = [];
   for (const piece of s.split(SPLIT_RE)) {
     if (!piece) continue;
@@ -91,11 +102,11 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 // ---------------------------------------------------------------- packages
 
 const PKG_RE = new RegExp(
-  `^(${[...PACKAGE_FAMILIES].sort((a, b) => b.length - a.length).join('|')})[-_]?(\\d{1,4})([A-Z]{0,3})(?:[-_](\\d{1,3})([A-Z]{0,2}))?([-_]?EP)?$`,
+  `^(${[...PACKAGE_FAMILIES].sort((a, b) => b.length - a.length).join('|')})[-_]?(\\d{1,4})([A-Z]{0,3})(?:[-_](\\d{1,3})([A-Z]{0,2}))?([-_]?EP)?([-_]\\d{1,2}(?:\\.\\d{1,2})?MM)?$`,
 );
 export const LETTER_PACKAGE_CODES: ReadonlySet<string> = new Set(LETTER_PACKAGES.values());
 /** Package families that are also ordinary words: never joined with a following number token ("to 220"). */
-const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON']);
+const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON', 'SMD']);
 const PKG_NUMBER_RE = /^\d{1,4}(?:[-_]\d{1,3})?$/;
 
 /** "sot23-5" -> "SOT-23-5", "soic8" -> "SOIC-8", "0603" -> "0603", "dpak" -> "DPAK"; null when not a package. */
@@ -112,7 +123,8 @@ function packageOf(raw: string): string | null {
   const head = num.length === 4 ? `${fam}${num}` : `${fam}-${num}`;     // DFN1006: a size code, no hyphen
   const pins = m[4] !== undefined ? `-${m[4]}${m[5] ?? ''}` : '';
   const ep = m[6] !== undefined ? '-EP' : '';
-  return `${head}${m[3] ?? ''}${pins}${ep}`;
+  const width = m[7] !== undefined ? `-${m[7].slice(1)}` : '';          // body width: "SOP-16-4.4MM"
+  return `${head}${m[3] ?? ''}${pins}${ep}${width}`;
 }
 
 // ---------------------------------------------------------------- MPNs

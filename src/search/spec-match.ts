@@ -155,6 +155,30 @@ export function satisfiesLoosely(specs: readonly StoredSpec[], c: SpecConstraint
   }
 }
 
+/** A constraint's target as an `equals` window (TARGET_WINDOW relative), built once per constraint. */
+const TARGET_WINDOW = 0.01;
+const targets = new WeakMap<SpecConstraint, SpecConstraint>();
+function targetOf(c: SpecConstraint): SpecConstraint {
+  let t = targets.get(c);
+  if (!t) {
+    const a = c.value * (1 - TARGET_WINDOW);
+    const b = c.value * (1 + TARGET_WINDOW);
+    t = { ...c, kind: 'equals', lo: Math.min(a, b), hi: Math.max(a, b) };
+    targets.set(c, t);
+  }
+  return t;
+}
+
+/**
+ * For ranking among parts that satisfy a rating ("20V" read as at least 20 V): whether the part holds the
+ * asked value itself (within 1%), by the same reading as `satisfiesLoosely`. A 20 V MOSFET answers
+ * "20V mosfet" more closely than a 100 V one. `equals` constraints: the same as satisfiesLoosely.
+ */
+export function meetsTarget(specs: readonly StoredSpec[], c: SpecConstraint): boolean {
+  if (c.kind === 'equals' || !Number.isFinite(c.value)) return satisfiesLoosely(specs, c);
+  return satisfiesLoosely(specs, targetOf(c));
+}
+
 /** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
 export function satisfies(
   specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],

@@ -119,6 +119,14 @@ export const ROLES = {
     names: ['Quiescent Current (Iq)', 'Quiescent Current', 'Quiescent supply current', 'Current - Quiescent (Iq)', 'Supply current', 'Current - Supply', 'Standby current'],
     unit: 'A', kind: 'at_most',
   },
+  reverseLeakage: {
+    names: ['Reverse Leakage Current (Ir)', 'Reverse Leakage Current', 'Current - Reverse Leakage @ Vr', 'Leakage Current'],
+    unit: 'A', kind: 'at_most',
+  },
+  logicOutputCurrent: {
+    names: ['Current - output low(iol)', 'Current - output high(ioh)', 'Current - Output High, Low', 'Output Current'],
+    unit: 'A', kind: 'at_least',
+  },
   supplyCurrent: { names: ['Current - Supply', 'Supply current', 'Quiescent Current', 'Quiescent Current (Iq)'], unit: 'A', kind: 'at_most' },
   rippleCurrent: { names: ['Ripple Current', 'Ripple current @ frequency'], unit: 'A', kind: 'at_least' },
   holdCurrent: { names: ['Current - Hold (Ih) (Max)', 'Hold current', 'Current Rating', 'Rated current'], unit: 'A', kind: 'equals', window: 0.05 },
@@ -176,7 +184,7 @@ export const ROLES = {
   height: { names: ['Height', 'Height - seated (max)', 'Height above board'], unit: 'm', kind: 'at_most' },
   anyLength: { names: ['Pitch', 'Row spacing', 'Pin spacing', 'Lead spacing', 'Diameter', 'Length', 'Height'], unit: 'm', kind: 'equals', window: 0.02 },
   recoveryTime: { names: ['Reverse Recovery Time (trr)'], unit: 's', kind: 'at_most' },
-  propagationDelay: { names: ['Propagation Delay', 'Propagation Delay (tpd)'], unit: 's', kind: 'at_most' },
+  propagationDelay: { names: ['Propagation Delay', 'Propagation Delay (tpd)', 'Propagation delay time'], unit: 's', kind: 'at_most' },
   anyTime: { names: ['Reverse Recovery Time (trr)', 'Propagation Delay', 'Propagation Delay (tpd)', 'Rise time', 'Fall time', 'Response time'], unit: 's', kind: 'at_most' },
   rejection: { names: ['Power Supply Rejection Ratio (PSRR)', 'Common mode rejection ratio (cmrr)', 'Common mode rejection ratio(cmrr)'], unit: 'dB', kind: 'at_least' },
 } as const satisfies Record<string, SpecRole>;
@@ -225,6 +233,7 @@ export const CONTEXT_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUni
   sensor: { V: 'supplyVoltage', A: 'supplyCurrent' },
   optocoupler: { A: 'forwardCurrent' },
   'gate driver': { V: 'supplyVoltage', A: 'outputCurrent' },
+  logic: { V: 'supplyVoltage', A: 'logicOutputCurrent', s: 'propagationDelay' },
   fuse: { A: 'holdCurrent', V: 'ratedVoltage' },
   relay: { V: 'coilVoltage', A: 'contactCurrent' },
   connector: { A: 'currentRating', V: 'ratedVoltage', m: 'pitch' },
@@ -237,14 +246,24 @@ export const CONTEXT_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUni
  * A single quantity whose magnitude says which spec it is, in a family context, when no qualifier
  * word does: the first [below, role] whose bound the value is under. An op amp's "1.6mV" is its input
  * offset, "10pA" its input bias current, "500uA" its quiescent current; "20mA" stays the context role.
+ * A diode's (zener, TVS, rectifier) current under 1 mA is its reverse leakage.
  */
 const AMPLIFIER_INPUT_BY_SIZE: Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>> = {
   V: [[0.1, 'offsetVoltage']],
   A: [[1e-7, 'inputBiasCurrent'], [1e-3, 'quiescentCurrent']],
 };
+/** A diode's current under 1 mA is its reverse leakage ("500nA 3.3V ESD", "10uA@200V bridge"), not a rating. */
+const DIODE_CURRENT_BY_SIZE: Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>> = {
+  A: [[1e-3, 'reverseLeakage']],
+};
 export const MAGNITUDE_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiUnit, readonly (readonly [number, RoleId])[]>>>>> = {
   'op amp': AMPLIFIER_INPUT_BY_SIZE,
   comparator: AMPLIFIER_INPUT_BY_SIZE,
+  diode: DIODE_CURRENT_BY_SIZE,
+  schottky: DIODE_CURRENT_BY_SIZE,
+  zener: DIODE_CURRENT_BY_SIZE,
+  tvs: DIODE_CURRENT_BY_SIZE,
+  'bridge rectifier': DIODE_CURRENT_BY_SIZE,
 };
 
 /**

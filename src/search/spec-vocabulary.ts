@@ -34,7 +34,7 @@ export type Family =
   | 'mosfet' | 'bjt' | 'transistor' | 'igbt'
   | 'op amp' | 'comparator' | 'amplifier'
   | 'diode' | 'schottky' | 'zener' | 'tvs' | 'bridge rectifier' | 'led'
-  | 'crystal' | 'oscillator' | 'mcu' | 'memory' | 'adc' | 'dac' | 'sensor' | 'optocoupler' | 'gate driver'
+  | 'crystal' | 'oscillator' | 'mcu' | 'memory' | 'adc' | 'dac' | 'sensor' | 'optocoupler' | 'gate driver' | 'logic'
   | 'fuse' | 'relay' | 'connector' | 'switch' | 'buzzer' | 'transformer';
 
 /** Families too broad to decide a context when a more specific one is also named ("zener diode" -> zener). */
@@ -58,7 +58,7 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['dc dc', 'dc-dc'], ['dcdc', 'dc-dc'], ['dc/dc', 'dc-dc'], ['buck', 'dc-dc'], ['boost', 'dc-dc'],
   ['buck boost', 'dc-dc'], ['converter', 'dc-dc'], ['step down', 'dc-dc'], ['step up', 'dc-dc'],
   ['switching regulator', 'dc-dc'],
-  ['voltage reference', 'voltage reference'], ['vref', 'voltage reference'], ['shunt reference', 'voltage reference'],
+  ['voltage reference', 'voltage reference'], ['voltage references', 'voltage reference'], ['vref', 'voltage reference'], ['shunt reference', 'voltage reference'],
   ['mosfet', 'mosfet'], ['mosfets', 'mosfet'], ['fet', 'mosfet'], ['nmos', 'mosfet'], ['pmos', 'mosfet'],
   ['n channel', 'mosfet'], ['p channel', 'mosfet'], ['n ch', 'mosfet'], ['p ch', 'mosfet'], ['nch', 'mosfet'], ['pch', 'mosfet'],
   ['bjt', 'bjt'], ['npn', 'bjt'], ['pnp', 'bjt'], ['transistor', 'transistor'], ['transistors', 'transistor'],
@@ -77,6 +77,8 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['adc', 'adc'], ['adcs', 'adc'], ['dac', 'dac'], ['dacs', 'dac'], ['sensor', 'sensor'], ['sensors', 'sensor'],
   ['optocoupler', 'optocoupler'], ['optocouplers', 'optocoupler'], ['opto', 'optocoupler'], ['photocoupler', 'optocoupler'],
   ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
+  ['logic', 'logic'], ['logic gate', 'logic'], ['logic gates', 'logic'], ['gates', 'logic'], ['buffer', 'logic'], ['buffers', 'logic'],
+  ['inverter', 'logic'], ['inverters', 'logic'], ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
   ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
   ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],
@@ -213,23 +215,24 @@ export const VALUE_ALIASES: ReadonlyMap<string, string> = new Map([['cog', 'c0g'
 /** Imperial chip sizes written as bare digits ("0603"). A bare 4-digit token in this set is a package, never a value. */
 export const CHIP_SIZES: ReadonlySet<string> = new Set([
   '01005', '0201', '0402', '0603', '0805', '1008', '1206', '1210', '1806', '1812', '1825', '2010', '2220', '2225',
-  '2512', '2920', '0306', '0508', '0612', '1218',
+  '2512', '2920', '0306', '0508', '0612', '1218', '0806',
 ]);
 
 /** Package codes written without digits. */
 export const LETTER_PACKAGES: ReadonlyMap<string, string> = new Map([
   ['sma', 'SMA'], ['smb', 'SMB'], ['smc', 'SMC'], ['smaf', 'SMAF'], ['smbf', 'SMBF'], ['dpak', 'DPAK'],
   ['d2pak', 'D2PAK'], ['d3pak', 'D3PAK'], ['ipak', 'IPAK'], ['melf', 'MELF'], ['minimelf', 'MiniMELF'],
-  ['micromelf', 'MicroMELF'], ['powerpak', 'PowerPAK'],
+  ['micromelf', 'MicroMELF'], ['powerpak', 'PowerPAK'], ['dfm', 'DFM'],
 ]);
 
 /**
  * Package families followed by a pin count or outline number: "SOT-23-5", "SOIC8", "QFN-32", "TO220AB",
- * "DO-214AC", "HC-49S". Written upper-case as FAMILY-NUMBER[SUFFIX][-PINS] the way catalogues do.
+ * "DO-214AC", "HC-49S", "SMD3225-4P", "SOP-16-4.4mm". Written upper-case as FAMILY-NUMBER[SUFFIX][-PINS][-EP][-WIDTHMM]
+ * the way catalogues do.
  */
 export const PACKAGE_FAMILIES: readonly string[] = [
   'SOT', 'TSOT', 'SOD', 'SC', 'TO', 'DO', 'SO', 'SOIC', 'SOP', 'SSOP', 'TSSOP', 'HTSSOP', 'MSOP', 'VSSOP', 'TSOP',
   'ESOP', 'HSOP', 'QSOP', 'QFN', 'DFN', 'VQFN', 'WQFN', 'UQFN', 'TQFN', 'SON', 'VSON', 'WSON', 'USON', 'LQFP',
   'TQFP', 'QFP', 'PQFP', 'LFCSP', 'BGA', 'LGA', 'FBGA', 'UFBGA', 'WLCSP', 'DIP', 'PDIP', 'SDIP', 'SIP', 'PLCC',
-  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'TDSON',
+  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'TDSON', 'PDFN', 'TDFN', 'UDFN', 'WDFN', 'SMD',
 ];

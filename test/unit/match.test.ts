@@ -98,8 +98,9 @@ describe('text normalisation', () => {
 
 describe('category matching', () => {
   it('scores an exact full name 100, up to case, spacing and punctuation', () => {
-    expect(categories.match('Tantalum Capacitors', 1)).toEqual([{ slug: 'capacitors/tantalum-capacitors', confidence: 100 }]);
-    expect(categories.match('  tantalum-CAPACITORS! ', 1)).toEqual([{ slug: 'capacitors/tantalum-capacitors', confidence: 100 }]);
+    expect(categories.match('Tantalum Capacitors', 1)).toEqual([{ slug: 'capacitors/tantalum-capacitors', confidence: 100, exact: true }]);
+    expect(categories.match('  tantalum-CAPACITORS! ', 1)).toEqual([{ slug: 'capacitors/tantalum-capacitors', confidence: 100, exact: true }]);
+    expect(categories.match('tantalum capacitor', 1)[0]).toMatchObject({ slug: 'capacitors/tantalum-capacitors', exact: false });
   });
 
   it('handles plural/singular, word order and partial names', () => {
@@ -169,12 +170,12 @@ describe('category matching', () => {
     expect(slugs('transistor mosfet', 3).sort()).toEqual(['transistors/mosfet', 'transistors/mosfets', 'triode-mos-tube-transistor/mosfets']);
   });
 
-  it('returns near-duplicates together, by part count, with one confidence', () => {
+  it('returns near-duplicates together, by part count, with one confidence; exact marks the own name', () => {
     const m = categories.match('mosfet', 10);
     expect(m.slice(0, 3)).toEqual([
-      { slug: 'transistors/mosfets', confidence: 100 },
-      { slug: 'triode-mos-tube-transistor/mosfets', confidence: 100 },
-      { slug: 'transistors/mosfet', confidence: 100 },
+      { slug: 'transistors/mosfets', confidence: 100, exact: false },
+      { slug: 'triode-mos-tube-transistor/mosfets', confidence: 100, exact: false },
+      { slug: 'transistors/mosfet', confidence: 100, exact: true },
     ]);
     const rms = categories.match('rms to dc converter', 2);
     expect(rms.map((r) => r.slug)).toEqual(['data-converters/rms-to-dc-converters-2', 'data-converters/rms-to-dc-converters']);

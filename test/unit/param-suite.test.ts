@@ -42,6 +42,13 @@ describe('parametric suite builder (param-suite.ts)', () => {
     expect(new Set(qs.map((q) => q.query)).size).toBe(qs.length);
   });
 
+  it('judges parts of a same-named leaf category under another root as of the query\'s category', () => {
+    const twin: ParamPart = { slug: 'twin/R1', active: true, category: { slug: 'passives/chip', name: 'Chip resistors' }, package: '0603', specs: resistors()[1]!.specs };
+    const qs = buildParamSuite([...resistors(), twin], { suite: 't', queries: 4, seed: 3 });
+    expect(qs.length).toBeGreaterThan(0);
+    for (const q of qs) expect(q.judgments['twin/R1'], q.query).toBe(q.judgments['acme/R1']);
+  });
+
   it('is deterministic and skips categories too small or without two numeric specs', () => {
     const parts = resistors();
     expect(buildParamSuite(parts, { suite: 't', queries: 4, seed: 7 })).toEqual(buildParamSuite(parts, { suite: 't', queries: 4, seed: 7 }));

@@ -81,12 +81,13 @@ describe('constraint satisfaction of the top 5', () => {
     it('reports per query and per suite, leaving out unconstrained and unsatisfiable queries', async () => {
       const r = await runSuite(queries, { engine, embedder: null });
       const by = Object.fromEntries(r.results.map((x) => [x.id, x]));
-      // Two parts of the fixture are 10 kΩ 0603 1% resistors: both must lead.
-      expect(by.a1!.constraints).toMatchObject({ parsed: 3, checked: 2, satisfied: true });
+      // Two parts of the fixture are 10 kΩ 0603 1% resistors: both must lead. The category the query
+      // names ("resistor" -> Resistors; "LDO" -> Linear Voltage Regulators) is one more constraint.
+      expect(by.a1!.constraints).toMatchObject({ parsed: 4, checked: 2, satisfied: true });
       expect(by.a1!.constraints!.top.slice(0, 2)).toEqual([true, true]);
-      expect(by.a2!.constraints).toMatchObject({ parsed: 2, checked: 1, satisfied: true });
+      expect(by.a2!.constraints).toMatchObject({ parsed: 3, checked: 1, satisfied: true });
       // No 1 kΩ 0402 resistor in the fixture: cannot pass or fail.
-      expect(by.a3!.constraints).toMatchObject({ parsed: 2, checked: 0, satisfied: null });
+      expect(by.a3!.constraints).toMatchObject({ parsed: 3, checked: 0, satisfied: null });
       expect(by.a4!.constraints).toMatchObject({ parsed: 0, checked: 0, satisfied: null });
       expect(by.m1!.constraints).toBeNull();
       expect(by.a1!.fusion).toBe(DEFAULT_FUSION);

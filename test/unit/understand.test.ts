@@ -5,7 +5,7 @@ import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
 import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-vocabulary.ts';
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
-import { evaluate, satisfies } from '../../src/search/spec-match.ts';
+import { evaluate, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -385,6 +385,27 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(roles('op amp 20mA 5V')).toEqual(['Output Current at_least 0.02', 'Supply Voltage equals 5']);
   });
 
+  it('reads a diode current under 1 mA as its reverse leakage, and a value with test conditions as the value', () => {
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
+    expect(roles('500mW 100nA@16V SOD-80 zener diodes')).toEqual(['Power Dissipation (Pd) at_least 0.5', 'Reverse Leakage Current (Ir) at_most 1e-7']);
+    expect(roles('1A 10uA@200V DFM bridge rectifiers')).toEqual(['Average Rectified Current (Io) at_least 1', 'Reverse Leakage Current (Ir) at_most 0.00001']);
+    expect(roles('500nA 3.3V esd')).toEqual(['Reverse Leakage Current (Ir) at_most 5e-7', 'Reverse Stand-Off Voltage (Vrwm) equals 3.3']);
+    expect(roles('2A schottky')).toEqual(['Average Rectified Current (Io) at_least 2']);
+    // "3.8ns@5V,50pF": a propagation delay measured at 5 V into 50 pF, not a 50 pF constraint
+    expect(roles('32mA 3.8ns@5V,50pF gates')).toEqual(['Current - output low(iol) at_least 0.032', 'Propagation Delay at_most 3.8e-9']);
+    expect(understandQuery('2V@(500mA) ldo').specs.map((c) => c.value)).toEqual([2]);
+    expect(roles('2.5V 10mA voltage references')).toEqual(['Output Voltage equals 2.5', 'Output Current at_least 0.01']);
+  });
+
+  it('reads more package spellings: body widths, crystal outlines, letter codes', () => {
+    const pk = (q: string) => understandQuery(q).packages;
+    expect(pk('3.75kV SOP-16-4.4mm optocoupler')).toEqual(['SOP-16-4.4MM']);
+    expect(pk('20MHz 20pF SMD3225-4P crystals')).toEqual(['SMD3225-4P']);
+    expect(pk('1A DFM bridge rectifier')).toEqual(['DFM']);
+    expect(pk('2.2uH 0806 inductor')).toEqual(['0806']);
+    expect(pk('smd 0805 resistor')).toEqual(['0805']);                // "smd" is not joined with a chip size
+  });
+
   it('decides what a voltage means from the family', () => {
     const first = (q: string) => specOf(q).find((s) => s.unit === 'V');
     expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', names: expect.arrayContaining(['Output Voltage']) });
@@ -519,6 +540,19 @@ describe('satisfies', () => {
     expect(satisfies([spec('Voltage Rated', '50V', 50, 'V')], c)).toBe(true);
     expect(satisfies([spec('Allowable voltage', '16V', 16, 'V')], c)).toBe(true);     // real-dump name, boundary
     expect(satisfies([spec('Voltage Rated', '10V', 10, 'V')], c)).toBe(false);
+  });
+
+  it('tells a part holding the asked rating itself from one that only exceeds it (meetsTarget)', () => {
+    const c = one(specsOf('20V mosfet'));
+    const v20 = [spec('Drain Source Voltage (Vdss)', '20V', 20, 'V')];
+    const v100 = [spec('Drain Source Voltage (Vdss)', '100V', 100, 'V')];
+    expect([satisfies(v20, c), satisfies(v100, c)]).toEqual([true, true]);
+    expect([meetsTarget(v20, c), meetsTarget(v100, c)]).toEqual([true, false]);
+    expect(meetsTarget([spec('Drain Source Voltage (Vdss)', '12V', 12, 'V')], c)).toBe(false);
+    // an `equals` constraint: the same as satisfying it
+    const r = one(specsOf('10k'));
+    expect(meetsTarget([spec('Resistance', '10kΩ', 10_000, 'Ω')], r)).toBe(true);
+    expect(meetsTarget([spec('Resistance', '4.7kΩ', 4_700, 'Ω')], r)).toBe(false);
   });
 
   it('accepts a supply range that contains the wanted voltage', () => {

@@ -51,6 +51,7 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
           limit: query.limit as number,
           offset: query.offset as number,
           filters: { status: statuses },
+          categories: view?.categoryMatcher(),
         });
         ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
         return { hits: r.parts.length, results: r.parts.map(presentPart), available_specs: r.availableSpecs };

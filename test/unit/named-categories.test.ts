@@ -1,0 +1,82 @@
+/** The categories a part query names (src/search/named-categories.ts) and how agentic search uses them. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CategoryData } from '../../src/catalog/categories.ts';
+import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
+import type { SearchEngine } from '../../src/engines/port.ts';
+import { agenticSearch } from '../../src/search/agentic.ts';
+import { categoryWords, NAMED_MIN, namedCategories, namedCategoryScore, namedWeights } from '../../src/search/named-categories.ts';
+import { smallSqliteEngine } from '../support/small-engine.ts';
+
+function cat(slug: string, name: string, parts: number): CategoryData {
+  const parent = slug.includes('/') ? slug.slice(0, slug.lastIndexOf('/')) : null;
+  return { slug, name, description: null, parent, children: [], depth: slug.split('/').length - 1, own_count: parts, part_count: parts };
+}
+
+const tree: CategoryData[] = [
+  cat('connectors', 'Connectors', 900),
+  cat('connectors/wire-to-board-connector', 'Wire To Board Connector', 400),
+  cat('connectors/wire-to-board-wire-to-wire-connector', 'Wire To Board / Wire To Wire Connector', 380),
+  cat('connectors/pin-headers', 'Pin Headers', 120),
+  cat('transistors', 'Transistors', 500),
+  cat('transistors/mosfets', 'MOSFETs', 300),
+  cat('discrete/mosfets', 'MOSFETs', 200),
+  cat('usb-ics', 'USB ICs', 50),
+];
+const matcher = createCategoryMatcher(tree);
+
+describe('namedCategories', () => {
+  it('reads the words without digits: quantities, packages and conditions are not category words', () => {
+    expect(categoryWords('2A 250V SOT-23 100nA@16V wire to board connector')).toBe('wire to board connector');
+    expect(categoryWords('10k 0603')).toBe('');
+  });
+
+  it('names every near-identical category, the one named by its own name weighing most', () => {
+    const named = namedCategories(matcher, '2A 250V wire to board connector');
+    expect(named.map((m) => m.slug).sort()).toEqual(['connectors/wire-to-board-connector', 'connectors/wire-to-board-wire-to-wire-connector']);
+    const w = namedWeights(named);
+    expect(w.get('connectors/wire-to-board-connector')).toBe(101);
+    expect(w.get('connectors/wire-to-board-wire-to-wire-connector')).toBe(100);
+    // the same name under two roots: both named
+    expect(namedCategories(matcher, '1.6A 20V mosfets').map((m) => m.slug).sort()).toEqual(['discrete/mosfets', 'transistors/mosfets']);
+  });
+
+  it('names nothing when no category is named confidently, or without a matcher', () => {
+    const weak = matcher.match('usb to uart bridge', 1)[0]?.confidence ?? 0;
+    expect(weak).toBeLessThan(NAMED_MIN);
+    expect(namedCategories(matcher, 'usb to uart bridge')).toEqual([]);
+    expect(namedCategories(matcher, '10k 0603 1%')).toEqual([]);
+    expect(namedCategories(undefined, 'pin headers')).toEqual([]);
+  });
+
+  it('scores a part by the best named category it is in or under', () => {
+    const w = new Map([['connectors', 90], ['connectors/pin-headers', 100]]);
+    const ref = (slug: string) => ({ slug, path: slug.split('/').map((_, i, a) => ({ slug: a.slice(0, i + 1).join('/') })) });
+    expect(namedCategoryScore(w, ref('connectors/pin-headers'))).toBe(100);
+    expect(namedCategoryScore(w, ref('connectors/wire-to-board-connector'))).toBe(90);
+    expect(namedCategoryScore(w, ref('transistors/mosfets'))).toBe(0);
+    expect(namedCategoryScore(w, null)).toBe(0);
+    expect(namedCategoryScore(new Map(), ref('connectors'))).toBe(0);
+  });
+});
+
+describe('agentic search with named categories (small fixture, SQLite)', () => {
+  let engine: SearchEngine;
+  beforeAll(async () => {
+    engine = await smallSqliteEngine();
+  });
+  afterAll(async () => engine?.close());
+
+  it('ranks the named category first, above parts of other categories that meet more constraints', async () => {
+    const categories = createCategoryMatcher((await engine.meta())!.categories);
+    const query = '0603 10uF tantalum capacitors';
+    const req = { query, limit: 3, offset: 0, filters: { status: ['active' as const] } };
+    const withNames = await agenticSearch(engine, null, false, { ...req, categories });
+    expect(withNames.namedCategories.map((m) => m.slug)).toEqual(['capacitors/tantalum-capacitors']);
+    // The tantalum part is 3216, not 0603: the 0603 MLCC meets more constraints, but the query names tantalum capacitors.
+    expect(withNames.parts[0]!.mpn).toBe('T491A106K016AT');
+    expect(withNames.parts[1]!.mpn).toBe('CL10A106KP8NNNC');
+    const without = await agenticSearch(engine, null, false, req);
+    expect(without.namedCategories).toEqual([]);
+    expect(without.parts[0]!.mpn).toBe('CL10A106KP8NNNC');
+  });
+});
