@@ -16,7 +16,8 @@
  *            best-named first); then, when the query names a part family ("mosfets", "ldo"), parts of
  *            that family (by category, src/search/families.ts); then parts satisfying more of the
  *            parsed constraints; then parts holding more of the asked values themselves (a 20 V MOSFET
- *            before a 100 V one for "20V mosfet", where the rating reading accepts both); fusion
+ *            before a 100 V one for "20V mosfet", where the rating reading accepts both), first under
+ *            the spec names the query was read as, then under any name of the value's unit; fusion
  *            orders the rest
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1.
  *
@@ -30,7 +31,7 @@ import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedWeights } from './named-categories.ts';
-import { meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -146,6 +147,13 @@ export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
   return n;
 }
 
+/** Number of quantity constraints whose asked value the part holds under any spec of that unit (holdsValue). */
+export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.specs) if (holdsValue(p.specs, c)) n++;
+  return n;
+}
+
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
 function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
   if (!filter?.length) return [...named];
@@ -216,13 +224,14 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
       fam: inFamily(families, p) ? 1 : 0,
       c: constraintScore(u, p, true),
       t: targetHits(u, p),
+      v: valueHits(u, p),
       m: mpnRank.get(p.id),
       f: fused.get(p.id) ?? 0,
     }))
     .sort((a, b) => {
       if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
       if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-      return b.cat - a.cat || b.fam - a.fam || b.c - a.c || b.t - a.t || b.f - a.f || a.p.id - b.p.id;
+      return b.cat - a.cat || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.f - a.f || a.p.id - b.p.id;
     })
     .map((x) => x.p);
 

@@ -179,6 +179,26 @@ export function meetsTarget(specs: readonly StoredSpec[], c: SpecConstraint): bo
   return satisfiesLoosely(specs, targetOf(c));
 }
 
+/**
+ * Whether the part holds the asked value itself (within 1%) under any spec of the constraint's unit,
+ * whatever its name: "5.5V" in "5.5V 150mA ldo" read as the output voltage still finds the part whose
+ * supply voltage is 5.5 V. A tie-break after the named readings, for when the query's role was a guess.
+ */
+export function holdsValue(specs: readonly StoredSpec[], c: SpecConstraint): boolean {
+  if (c.unit === null || !Number.isFinite(c.value)) return false;
+  const t = targetOf(c);
+  try {
+    for (const s of specs) {
+      if (s === null || typeof s !== 'object' || asUnit(s.unit) !== c.unit) continue;
+      const b = bounds(s, c.unit);
+      if (b !== null && ge(b[1], t.lo) && le(b[0], t.hi)) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
 /** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
 export function satisfies(
   specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],

@@ -5,7 +5,7 @@ import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
 import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-vocabulary.ts';
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
-import { evaluate, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
+import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -553,6 +553,16 @@ describe('satisfies', () => {
     const r = one(specsOf('10k'));
     expect(meetsTarget([spec('Resistance', '10kΩ', 10_000, 'Ω')], r)).toBe(true);
     expect(meetsTarget([spec('Resistance', '4.7kΩ', 4_700, 'Ω')], r)).toBe(false);
+  });
+
+  it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
+    const c = one(specsOf('5.5V ldo'));                                  // read as the output voltage
+    expect(c.names[0]).toBe('Output Voltage');
+    const part = [spec('Output Voltage', '3.3V', 3.3, 'V'), spec('Voltage - supply', '5.5V', 5.5, 'V')];
+    expect(satisfies(part, c)).toBe(false);
+    expect(holdsValue(part, c)).toBe(true);
+    expect(holdsValue([spec('Output Voltage', '3.3V', 3.3, 'V'), spec('Output current', '5.5A', 5.5, 'A')], c)).toBe(false);
+    expect(holdsValue([{ name: 'x', value: 'n/a', num: null, min: null, max: null, unit: 'V' }], c)).toBe(false);
   });
 
   it('accepts a supply range that contains the wanted voltage', () => {
