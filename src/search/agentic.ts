@@ -4,7 +4,7 @@
  *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families) and the
  *            categories it names (named-categories.ts: "2A 250V wire to board connector")
  *         -> candidates: BM25 over the text fields (within the named categories first; over the whole
- *            catalogue too unless they fill the page), kNN over the query embedding (when a model and
+ *            catalogue too unless they fill the pool), kNN over the query embedding (when a model and
  *            vectors exist), MPN lookups for MPN-like tokens, all filtered by status first
  *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
@@ -187,12 +187,13 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // Lexical retrieval. When the query names categories, BM25 within them comes first: their parts rank
   // first, so they must be in the pool even when other categories' parts share more words with the
   // query. BM25 over the whole catalogue then only fills the ranked set after them, and is skipped when
-  // the named categories alone fill the page.
+  // the named categories alone fill the pool (not merely the page: the ranked set, and so the page
+  // boundaries, must not depend on which page is asked for).
   const lexical: Promise<{ lex: ScoredId[]; cat: ScoredId[] }> =
     retrieval === 'vector'
       ? Promise.resolve({ lex: [], cat: [] })
       : within.length
-        ? bm25({ ...req.filters, categories: within }).then(async (cat) => ({ cat, lex: cat.length >= req.offset + req.limit ? [] : await bm25(req.filters) }))
+        ? bm25({ ...req.filters, categories: within }).then(async (cat) => ({ cat, lex: cat.length >= pool ? [] : await bm25(req.filters) }))
         : bm25(req.filters).then((lex) => ({ lex, cat: [] }));
   const vector =
     retrieval !== 'lexical' && embedder

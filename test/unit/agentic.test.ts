@@ -44,6 +44,16 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     expect([...p1, ...p2]).toEqual(all);
   });
 
+  it('pages consistently when the query names a category (its parts first, then the rest)', async () => {
+    const q = '10uF tantalum capacitors';
+    const all = (await search(q, '&limit=6')).body.results.map((r: any) => r.mpn);
+    expect(all[0]).toBe('T491A106K016AT');                       // Tantalum Capacitors is named
+    expect(all.length).toBeGreaterThan(2);                        // other capacitors sharing words follow
+    const pages = [];
+    for (let offset = 0; offset < 6; offset += 2) pages.push(...(await search(q, `&limit=2&offset=${offset}`)).body.results.map((r: any) => r.mpn));
+    expect(pages).toEqual(all);
+  });
+
   it('filters by lifecycle status before ranking (default active)', async () => {
     expect((await search('AO3400A')).body.results.map((r: any) => r.mpn)).not.toContain('AO3400A');
     const obsolete = await search('mosfet', '&part_status=obsolete&part_status=nrnd');
