@@ -3,8 +3,8 @@
  *
  *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families) and the
  *            categories it names (named-categories.ts: "2A 250V wire to board connector")
- *         -> candidates: BM25 over the text fields (within the named categories first; over the whole
- *            catalogue too unless they fill the pool), kNN over the query embedding (when a model and
+ *         -> candidates: BM25 over the text fields (and within the named categories, when the
+ *            whole-catalogue list holds fewer than CATEGORY_FILL of their parts), kNN over the query embedding (when a model and
  *            vectors exist), MPN lookups for MPN-like tokens, all filtered by status first
  *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
@@ -74,6 +74,8 @@ export const RRF_K = 60;
 /** Weight of the normalised BM25 score in `normalized` fusion; the cosine gets 1 - this. */
 export const NORMALIZED_LEXICAL_WEIGHT = 0.5;
 const POOL_MIN = 100;
+/** Parts of the named categories the whole-catalogue BM25 list must hold before BM25 within them is skipped. */
+export const CATEGORY_FILL = 20;
 const POOL_MAX = 500;
 
 /** Reciprocal rank fusion: sum over lists of 1 / (k + rank), rank from 1. */
@@ -184,23 +186,33 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const named = namedCategories(req.categories, req.query);
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
   const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits);
-  // Lexical retrieval. When the query names categories, BM25 within them comes first: their parts rank
-  // first, so they must be in the pool even when other categories' parts share more words with the
-  // query. BM25 over the whole catalogue then only fills the ranked set after them, and is skipped when
-  // the named categories alone fill the pool (not merely the page: the ranked set, and so the page
-  // boundaries, must not depend on which page is asked for).
-  const lexical: Promise<{ lex: ScoredId[]; cat: ScoredId[] }> =
-    retrieval === 'vector'
-      ? Promise.resolve({ lex: [], cat: [] })
-      : within.length
-        ? bm25({ ...req.filters, categories: within }).then(async (cat) => ({ cat, lex: cat.length >= pool ? [] : await bm25(req.filters) }))
-        : bm25(req.filters).then((lex) => ({ lex, cat: [] }));
+  const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as ScoredId[]);
   const vector =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(([v]) => engine.knn(v!, pool, req.filters))
       : Promise.resolve([] as ScoredId[]);
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  const [{ lex, cat }, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
+  const [lex, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
+
+  // Records fetched so far, by id (each part is read once).
+  const records = new Map<number, PartRecord>();
+  const fetch = async (ids: readonly number[]) => {
+    const missing = ids.filter((id) => !records.has(id));
+    if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
+  };
+  // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
+  // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
+  // matches; only when it holds fewer than CATEGORY_FILL does BM25 within the named categories add
+  // theirs (other categories' parts may share more of the query's words). The decision depends on the
+  // query only, never on the page asked for, so pages stay consistent.
+  let cat: ScoredId[] = [];
+  const namedWeight = namedWeights(named);
+  if (within.length) {
+    await fetch(lex.map((h) => h.id));
+    let inNamed = 0;
+    for (const h of lex) if (namedCategoryScore(namedWeight, records.get(h.id)?.category ?? null) > 0) inNamed++;
+    if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
+  }
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
   const fused = fusion === 'normalized' ? normalizedFusion(mergeLists(lex, cat), vec) : rrf([lex, vec, cat]);
@@ -215,9 +227,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     .slice(0, pool)
     .map(([id]) => id);
   for (const id of mpnRank.keys()) if (!candidates.includes(id)) candidates.push(id);
-  const parts = await engine.getParts(candidates);
+  await fetch(candidates);
+  const parts = candidates.map((id) => records.get(id)).filter((p) => p !== undefined);
   const families = familiesToMatch(u.families);
-  const namedWeight = namedWeights(named);
   const ranked = parts
     .map((p) => ({
       p,
