@@ -13,7 +13,7 @@
  * How it is judged (RULE), over active parts only (the queries ask for part_status active), using
  * the records' own numbers, never the query parser: a part of the same leaf category (or of a leaf
  * category of the same name under another root: the catalogue repeats "MOSFETs", "Crystals", "Power
- * Inductors" under several roots) gets grade 3
+ * Inductors" under several roots; not generic names such as "Others") gets grade 3
  * when it meets every constraint (each spec present with the same number and unit, within 1e-6
  * relative; the same package, compared upper-case without spaces), grade 2 when it meets all but
  * one, grade 1 otherwise. Parts of other categories are grade 0.
@@ -41,6 +41,8 @@ export const PARAM_RULE =
 
 /** Category names compared case-insensitively, punctuation and spacing aside. */
 const nameKeyOf = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+/** Leaf names that say nothing of the parts ("Others" under every root): never merged across roots. */
+const GENERIC_NAMES: ReadonlySet<string> = new Set(['other', 'others', 'accessories', 'accessory', 'misc', 'miscellaneous', 'kits', 'kit', 'parts', 'general']);
 const samePackage = (a: string | null, b: string | null) => a !== null && b !== null && a.toUpperCase().replace(/\s+/g, '') === b.toUpperCase().replace(/\s+/g, '');
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 const numeric = (s: ParamPart['specs'][number]) => s.num !== null && Number.isFinite(s.num) && s.unit !== null && s.unit !== '';
@@ -71,8 +73,9 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
   // Leaf categories of the same name under different roots ("MOSFETs" three times, "Crystals") hold the
   // same kind of part: a part of any of them is judged as of the query's category.
   const byName = new Map<string, ParamPart[]>();
-  for (const ps of byCategory.values()) {
-    const key = nameKeyOf(ps[0]!.category!.name);
+  for (const [slug, ps] of byCategory) {
+    const name = nameKeyOf(ps[0]!.category!.name);
+    const key = GENERIC_NAMES.has(name) ? `slug:${slug}` : name;
     const list = byName.get(key);
     if (list) list.push(...ps);
     else byName.set(key, [...ps]);
@@ -92,7 +95,7 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
       used.add(query);
       const constraints = chosen.length + (pkg ? 1 : 0);
       const judgments: Record<string, Grade> = {};
-      for (const p of byName.get(nameKeyOf(c.name)) ?? c.parts) {
+      for (const p of byName.get(GENERIC_NAMES.has(nameKeyOf(c.name)) ? `slug:${c.slug}` : nameKeyOf(c.name)) ?? c.parts) {
         let met = chosen.filter((want) => p.specs.some((s) => s.name === want.name && numeric(s) && s.unit === want.unit && sameNumber(s.num!, want.num!))).length;
         if (pkg && samePackage(p.package, pkg)) met++;
         const grade: Grade = met === constraints ? 3 : met === constraints - 1 ? 2 : 1;

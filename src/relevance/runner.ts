@@ -33,7 +33,7 @@ import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import { orderCandidates } from '../http/routes/parts-search.ts';
 import { agenticSearch, constraintCount, constraintScore, type Fusion, type Retrieval } from '../search/agentic.ts';
-import { namedCategories, namedCategoryScore, namedWeights } from '../search/named-categories.ts';
+import { namedCategories, namedCategoryScore, namedSet } from '../search/named-categories.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import { searchMpn } from '../search/mpn.ts';
 import type { RelevanceQuery } from './format.ts';
@@ -122,20 +122,15 @@ type QueryContext = Required<Pick<RunContext, 'engine' | 'embedder' | 'vectors'>
 
 const statusOf = (q: RelevanceQuery): PartStatus[] => (q.params?.part_status?.length ? [...new Set(q.params.part_status)] : ['active']);
 
-/**
- * For every agentic query with parsed constraints: min(CONSTRAINT_TOP, number of parts matching its status
- * filter that satisfy all of them). One scan of the index per distinct status filter, stopping early once
- * every query has CONSTRAINT_TOP; a scan cut at CONSTRAINT_SCAN_MAX parts counts CONSTRAINT_TOP.
- */
 /** What the constraint measure checks of one query: its parsed constraints and the categories it names. */
 export interface QueryConstraintSet {
   u: QueryUnderstanding;
-  /** Named category slug -> confidence (namedCategories); empty when the query names none. */
-  named: Map<string, number>;
+  /** Named category slug -> whether named by its exact name (namedSet); empty when the query names none. */
+  named: Map<string, boolean>;
 }
 
 export function constraintSetOf(u: QueryUnderstanding, named: readonly CategoryMatch[]): QueryConstraintSet {
-  return { u, named: namedWeights(named) };
+  return { u, named: namedSet(named) };
 }
 
 /** Parsed constraints of the measure: constraintCount plus one for the named categories. */
@@ -148,6 +143,12 @@ export function meetsAll(c: QueryConstraintSet, p: PartRecord): boolean {
   return constraintScore(c.u, p) === 1 && (c.named.size === 0 || namedCategoryScore(c.named, p.category) > 0);
 }
 
+/**
+ * For every agentic query with parsed constraints: min(CONSTRAINT_TOP, number of parts matching its status
+ * filter (and in its named categories) that satisfy all of them). One scan of the index per distinct status
+ * filter and set of named categories, stopping early once every query has CONSTRAINT_TOP; a scan cut at
+ * CONSTRAINT_SCAN_MAX parts counts CONSTRAINT_TOP.
+ */
 export async function countSatisfying(engine: SearchEngine, queries: readonly RelevanceQuery[], categories?: CategoryMatcher): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   // One scan per status filter and set of named categories (a query naming categories is counted over

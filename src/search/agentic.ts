@@ -4,25 +4,28 @@
  *   query -> understanding (spec constraints in SI, packages, MPN-like tokens, part families) and the
  *            categories it names (named-categories.ts: "2A 250V wire to board connector")
  *         -> candidates: BM25 over the text fields (and within the named categories, when the
- *            whole-catalogue list holds fewer than CATEGORY_FILL of their parts), kNN over the query embedding (when a model and
- *            vectors exist), MPN lookups for MPN-like tokens, all filtered by status first
+ *            whole-catalogue list holds fewer than CATEGORY_FILL of their parts), kNN over the query
+ *            embedding (when a model and vectors exist), MPN lookups for MPN-like tokens, all filtered
+ *            by status first; 100 per list, 500 for pages beyond the first 100 results
  *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
  *            pool (BM25 higher-is-better as the engines return it; cosine), combined as
  *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
- *         -> the ranked set: the `pool` best of the fused list (100, or offset + limit up to 500;
- *            hybrid retrieval brings up to twice as many) and every MPN hit
- *         -> category, family and constraint ranking: parts of the named categories first (the
- *            best-named first); then, when the query names a part family ("mosfets", "ldo"), parts of
- *            that family (by category, src/search/families.ts); then parts satisfying more of the
- *            parsed constraints; then parts holding more of the asked values themselves (a 20 V MOSFET
- *            before a 100 V one for "20V mosfet", where the rating reading accepts both), first under
- *            the spec names the query was read as, then under any name of the value's unit; fusion
- *            orders the rest
- *         -> one deterministic order; pages are slices of it, so page 2 continues page 1.
+ *         -> the ranked set, in two blocks ranked each on its own: (1) the 100 best of the fusion of
+ *            each list's first 100, every MPN hit and every part found within the named categories;
+ *            (2) for pages beyond the first 100 results, the rest of the fusion of the whole lists, up
+ *            to 500 parts in all. Block 1 is built the same way for every page.
+ *         -> category, family and constraint ranking: parts of the named categories first; then, when
+ *            the query names a part family ("mosfets", "ldo"), parts of that family (by category,
+ *            src/search/families.ts); then parts satisfying more of the parsed constraints; then parts
+ *            holding more of the asked values themselves (a 20 V MOSFET before a 100 V one for "20V
+ *            mosfet", where the rating reading accepts both; not for a stated comparison such as "< 10mΩ"), first under the spec
+ *            names the query was read as, then under any name of the value's unit; then parts of the
+ *            category named by its exact name; fusion orders the rest
+ *         -> one deterministic order; pages are slices of it, so page 2 continues page 1, at any depth.
  *
- * `available_specs` counts, for every spec name, the parts of the whole ranked result set (all
- * pages of this query, up to the candidate pool) that carry it.
+ * `available_specs` counts, for every spec name, the parts of the first block (the first 100-odd
+ * results, the same for every page of the query) that carry it.
  */
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
@@ -30,7 +33,7 @@ import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
-import { namedCategories, namedCategoryScore, namedWeights } from './named-categories.ts';
+import { namedCategories, namedCategoryScore, namedSet } from './named-categories.ts';
 import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
@@ -142,17 +145,22 @@ export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = fa
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
 }
 
-/** Number of quantity constraints a part meets at the asked value itself (meetsTarget), not only as a rating. */
+/**
+ * Number of quantity constraints a part meets at the asked value itself (meetsTarget), not only as a
+ * rating. Values typed bare only ("20V mosfet", "1.6mV op amp": a part's figure, read by its role): a
+ * stated comparison ("Rds(on) < 10mΩ", "at least 20V") asks for anything within it, and nearer the
+ * bound is not better.
+ */
 export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
   let n = 0;
-  for (const c of u.specs) if (meetsTarget(p.specs, c)) n++;
+  for (const c of u.specs) if (!c.stated && meetsTarget(p.specs, c)) n++;
   return n;
 }
 
-/** Number of quantity constraints whose asked value the part holds under any spec of that unit (holdsValue). */
+/** Number of bare quantity constraints whose asked value the part holds under any spec of that unit (holdsValue). */
 export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
   let n = 0;
-  for (const c of u.specs) if (holdsValue(p.specs, c)) n++;
+  for (const c of u.specs) if (!c.stated && holdsValue(p.specs, c)) n++;
   return n;
 }
 
@@ -178,7 +186,10 @@ function mergeLists(a: readonly ScoredId[], b: readonly ScoredId[]): ScoredId[] 
 
 export async function agenticSearch(engine: SearchEngine, embedder: Embedder | null, vectorsIndexed: boolean, req: AgenticRequest): Promise<AgenticResult> {
   const u = understandQuery(req.query);
-  const pool = Math.min(POOL_MAX, Math.max(POOL_MIN, req.offset + req.limit));
+  // Pages within the first POOL_MIN results read POOL_MIN candidates per list; deeper pages read POOL_MAX.
+  // Either way the first block of the ranking is built from the lists' first POOL_MIN only (below), so
+  // every page sees the same ranking.
+  const pool = req.offset + req.limit > POOL_MIN ? POOL_MAX : POOL_MIN;
   const canVector = embedder !== null && vectorsIndexed;
   // Without a model or indexed vectors every retrieval falls back to lexical (and says so).
   const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
@@ -205,51 +216,75 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // matches; only when it holds fewer than CATEGORY_FILL does BM25 within the named categories add
   // theirs (other categories' parts may share more of the query's words). The decision depends on the
   // query only, never on the page asked for, so pages stay consistent.
+  // The count is taken over the list's first POOL_MIN, which is the same whatever the pool (and so
+  // whatever the page).
   let cat: ScoredId[] = [];
-  const namedWeight = namedWeights(named);
+  const namedSlugs = namedSet(named);
   if (within.length) {
-    await fetch(lex.map((h) => h.id));
+    const head = lex.slice(0, POOL_MIN);
+    await fetch(head.map((h) => h.id));
     let inNamed = 0;
-    for (const h of lex) if (namedCategoryScore(namedWeight, records.get(h.id)?.category ?? null) > 0) inNamed++;
+    for (const h of head) if (namedCategoryScore(namedSlugs, records.get(h.id)?.category ?? null) > 0) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
   }
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
-  const fused = fusion === 'normalized' ? normalizedFusion(mergeLists(lex, cat), vec) : rrf([lex, vec, cat]);
+  const fuse = (l: readonly ScoredId[], v: readonly ScoredId[], c: readonly ScoredId[]) =>
+    fusion === 'normalized' ? normalizedFusion(mergeLists(l, c), v) : rrf([l, v, c]);
+  const byScore = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
   const mpnRank = new Map<number, number>();
   mpnHits.flat().forEach((c, i) => {
     if (!mpnRank.has(c.id)) mpnRank.set(c.id, i);
-    if (!fused.has(c.id)) fused.set(c.id, 0);
   });
-  // The ranked set: the `pool` best of the fused list (hybrid retrieval brings up to twice as many), and every MPN hit.
-  const candidates = [...fused.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, pool)
-    .map(([id]) => id);
-  for (const id of mpnRank.keys()) if (!candidates.includes(id)) candidates.push(id);
-  await fetch(candidates);
-  const parts = candidates.map((id) => records.get(id)).filter((p) => p !== undefined);
-  const families = familiesToMatch(u.families);
-  const ranked = parts
-    .map((p) => ({
-      p,
-      cat: namedCategoryScore(namedWeight, p.category),
-      fam: inFamily(families, p) ? 1 : 0,
-      c: constraintScore(u, p, true),
-      t: targetHits(u, p),
-      v: valueHits(u, p),
-      m: mpnRank.get(p.id),
-      f: fused.get(p.id) ?? 0,
-    }))
-    .sort((a, b) => {
-      if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
-      if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-      return b.cat - a.cat || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.f - a.f || a.p.id - b.p.id;
-    })
-    .map((x) => x.p);
 
+  // The ranking comes in two blocks, each ranked on its own and the second appended to the first:
+  //  1. the POOL_MIN best of the fusion of each list's first POOL_MIN, every MPN hit and every part BM25
+  //     found within the named categories (they rank first; fused scores alone would cut parts only that
+  //     list found). Built from the first POOL_MIN of each list, it is the same for every page.
+  //  2. for pages beyond POOL_MIN results only: the rest of the fusion of the whole lists (POOL_MAX each),
+  //     up to POOL_MAX parts in all.
+  const head = (l: readonly ScoredId[]) => l.slice(0, POOL_MIN);
+  const fusedHead = fuse(head(lex), head(vec), head(cat));
+  const first = byScore(fusedHead).slice(0, POOL_MIN);
+  const inFirst = new Set(first);
+  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id)]) if (!inFirst.has(id)) (inFirst.add(id), first.push(id));
+  let fusedAll = fusedHead;
+  let second: number[] = [];
+  if (pool > POOL_MIN) {
+    fusedAll = fuse(lex, vec, cat);
+    second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
+  }
+  await fetch([...first, ...second]);
+
+  const families = familiesToMatch(u.families);
+  const rank = (ids: readonly number[], fused: Map<number, number>) =>
+    ids
+      .map((id) => records.get(id))
+      .filter((p) => p !== undefined)
+      .map((p) => ({
+        p,
+        cat: namedCategoryScore(namedSlugs, p.category),
+        fam: inFamily(families, p) ? 1 : 0,
+        c: constraintScore(u, p, true),
+        t: targetHits(u, p),
+        v: valueHits(u, p),
+        m: mpnRank.get(p.id),
+        f: fused.get(p.id) ?? 0,
+      }))
+      .sort((a, b) => {
+        if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
+        if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
+        const inA = a.cat > 0 ? 1 : 0;
+        const inB = b.cat > 0 ? 1 : 0;
+        return inB - inA || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
+      })
+      .map((x) => x.p);
+  const top = rank(first, fusedHead);
+  const ranked = second.length ? [...top, ...rank(second, fusedAll)] : top;
+
+  // Counted over the first block: the same figures on every page.
   const availableSpecs: Record<string, number> = {};
-  for (const p of ranked) for (const name of new Set(p.specs.map((s) => s.name))) availableSpecs[name] = (availableSpecs[name] ?? 0) + 1;
+  for (const p of top) for (const name of new Set(p.specs.map((s) => s.name))) availableSpecs[name] = (availableSpecs[name] ?? 0) + 1;
   return {
     parts: ranked.slice(req.offset, req.offset + req.limit),
     total: ranked.length,

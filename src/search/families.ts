@@ -43,7 +43,7 @@ const FAMILY_CATEGORY: Record<Family, RegExp> = {
   sensor: /sensor/i,
   optocoupler: /optocoupler|photocoupler|optoisolator/i,
   'gate driver': /gate driv/i,
-  logic: /\blogic\b|\bgates\b|buffer|inverter|flip.?flop|latch/i,
+  logic: /\blogic\b|\bgates\b|buffer|inverter|flip.?flop|\blatch(?:es)?\b/i,
   fuse: /fuse/i,
   relay: /relay/i,
   connector: /connector|header|terminal|socket/i,

@@ -4,15 +4,18 @@
  * (src/catalog/match/categories.ts) on the query's words without digits: quantities, packages and
  * part numbers ("2A", "SOT-23-5", "100nA@16V") are not category words and would only dilute the match.
  *
- * A query names a category when the best match reaches NAMED_MIN confidence (80+ is the matcher's
- * "confident": the name in other words, a plural, an abbreviation); every match within NAMED_SPREAD
- * of the best is named with it, so near-identical names ("MOSFETs" under three roots, "Wire To Board
- * Connector" and "Wire To Board / Wire To Wire Connector") all count. Agentic search retrieves from the
- * named categories and ranks their parts first, the best-named category's before the others'.
+ * A query names a category when the best match reaches NAMED_MIN confidence: 90+ is the matcher's "the
+ * query says the name, perhaps in other words" (a plural, word order, an abbreviation). Below it a word
+ * only resembles a name ("inductor" is 80 for "Power Inductors", "smd" 84 for "Chip Resistor - Surface
+ * Mount"), and a category named on that evidence would push its parts above parts that meet the query.
+ * Every match within NAMED_SPREAD of the best is named with it, so near-identical names ("MOSFETs" under
+ * three roots, "Fuse" and "Fuses", "Wire To Board Connector" and "Wire To Board / Wire To Wire
+ * Connector") all count, as one tier: agentic search ranks the parts of every named category first, and
+ * uses the category named by its own exact name only to order parts that tie on everything else.
  */
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 
-export const NAMED_MIN = 75;
+export const NAMED_MIN = 90;
 export const NAMED_SPREAD = 2;
 const MAX_NAMED = 20;
 
@@ -35,20 +38,23 @@ export function namedCategories(matcher: CategoryMatcher | undefined, query: str
   return matches.filter((m) => m.confidence >= best - NAMED_SPREAD);
 }
 
-/** Named category slug -> rank weight: its confidence, plus one when the query says its own name exactly. */
-export function namedWeights(named: readonly CategoryMatch[]): Map<string, number> {
-  return new Map(named.map((m) => [m.slug, m.confidence + (m.exact ? 1 : 0)]));
+/** Named category slug -> whether the query says that category's own name exactly (CategoryMatch.exact). */
+export function namedSet(named: readonly CategoryMatch[]): Map<string, boolean> {
+  return new Map(named.map((m) => [m.slug, m.exact]));
 }
 
 /**
- * How well the query names a part's category: the weight (namedWeights) of the named category it is in
- * or under (the best, when several), 0 when none. The category named by its exact name ranks above one
- * whose name only reduces to the same words ("Wire To Board / Wire To Wire Connector" for "wire to board
- * connector").
+ * Whether a part's category is one of the named ones or under one (subtree-inclusive): 0 no, 1 yes,
+ * 2 yes and that category's own name is what the query says (the finer tie-break).
  */
-export function namedCategoryScore(named: ReadonlyMap<string, number>, category: { slug: string; path: readonly { slug: string }[] } | null): number {
+export function namedCategoryScore(named: ReadonlyMap<string, boolean>, category: { slug: string; path: readonly { slug: string }[] } | null): 0 | 1 | 2 {
   if (named.size === 0 || !category) return 0;
-  let best = named.get(category.slug) ?? 0;
-  for (const c of category.path) best = Math.max(best, named.get(c.slug) ?? 0);
+  let best: 0 | 1 | 2 = 0;
+  for (const slug of [category.slug, ...category.path.map((c) => c.slug)]) {
+    const exact = named.get(slug);
+    if (exact === undefined) continue;
+    if (exact) return 2;
+    best = 1;
+  }
   return best;
 }

@@ -27,10 +27,12 @@ export interface Tok {
 
 const SPLIT_RE = /[\s;|()[\]{}"'`\u201c\u201d\u2018\u2019]+|,(?!\d)|(?<!\d),/u;
 /**
- * A value's test conditions, as datasheets and catalogues write them ("100nA@16V", "3.8ns@5V,50pF",
- * "2V@(500mA)"): the quantity before "@" is the value; the conditions are not constraints of their own.
+ * A value's test conditions, as datasheets and catalogues write them ("100nA@16V", "100nA @ 16V",
+ * "3.8ns@5V,50pF", "2V@(500mA)"): the quantity before "@" is the value; the conditions are not
+ * constraints of their own. They end at a space, ";", "|", or a comma not followed by a digit
+ * ("100nA@16V,SOD-323" keeps its package).
  */
-const CONDITION_RE = /(\d[^\s@]*)@\S*/gu;
+const CONDITION_RE = /(\d[^\s@]*)\s*@\s*(?:\([^)\s]*\)|[^\s;|,()]|,(?=\d))*/gu;
 /** "Rds(on)", "Vgs(th)", "Vce(sat)": one word, not split at the brackets. */
 const PAREN_WORD_RE = /\b([A-Za-z]{2,4})\((on|th|sat|max|min|typ|nom)\)/gi;
 /** Tokens kept although they hold no letter or digit: range separators, tolerance signs, postfix "+". */
@@ -120,6 +122,7 @@ function packageOf(raw: string): string | null {
   if (m === null) return null;
   const fam = m[1] as string;
   const num = m[2] as string;
+  if (fam === 'SMD' && CHIP_SIZES.has(num) && m[3] === '' && m[4] === undefined) return num;   // "smd0805": the chip size
   const head = num.length === 4 ? `${fam}${num}` : `${fam}-${num}`;     // DFN1006: a size code, no hyphen
   const pins = m[4] !== undefined ? `-${m[4]}${m[5] ?? ''}` : '';
   const ep = m[6] !== undefined ? '-EP' : '';

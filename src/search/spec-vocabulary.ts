@@ -38,7 +38,7 @@ export type Family =
   | 'fuse' | 'relay' | 'connector' | 'switch' | 'buzzer' | 'transformer';
 
 /** Families too broad to decide a context when a more specific one is also named ("zener diode" -> zener). */
-export const GENERIC_FAMILIES: ReadonlySet<Family> = new Set<Family>(['diode', 'transistor', 'amplifier', 'regulator']);
+export const GENERIC_FAMILIES: ReadonlySet<Family> = new Set<Family>(['diode', 'transistor', 'amplifier', 'regulator', 'logic']);
 
 /** Lower-case words and phrases (space-separated; hyphens count as spaces) -> family. */
 export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>([
@@ -78,7 +78,7 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['optocoupler', 'optocoupler'], ['optocouplers', 'optocoupler'], ['opto', 'optocoupler'], ['photocoupler', 'optocoupler'],
   ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
   ['logic', 'logic'], ['logic gate', 'logic'], ['logic gates', 'logic'], ['gates', 'logic'], ['buffer', 'logic'], ['buffers', 'logic'],
-  ['inverter', 'logic'], ['inverters', 'logic'], ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'],
+  ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
   ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
   ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],

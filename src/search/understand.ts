@@ -55,6 +55,8 @@ export interface SpecConstraint {
   kind: 'equals' | 'at_least' | 'at_most';
   /** The query text it came from, e.g. "10k", "4u7", "16V". */
   source: string;
+  /** Present when the query stated the comparison ("< 10mΩ", "at least 20V") rather than the role implying it. */
+  stated?: true;
 }
 
 /** A text spec value: dielectric X7R/X5R/C0G(NP0), tolerance "±1%", channel "N-Channel"... */
@@ -260,6 +262,7 @@ function resolveItem(
   else kind = role.kind;
   const w = PASSIVE_ROLES.has(roleId) && tolWindow !== null ? tolWindow : (role.window ?? DEFAULT_WINDOW);
   const c = valueConstraint(role, kind, value, w, source);
+  if (it.op !== null) c.stated = true;
   specs.push(c);
   if (fromContext) byContext.push(c);
   return true;

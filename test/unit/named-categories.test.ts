@@ -4,7 +4,7 @@ import type { CategoryData } from '../../src/catalog/categories.ts';
 import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
-import { categoryWords, NAMED_MIN, namedCategories, namedCategoryScore, namedWeights } from '../../src/search/named-categories.ts';
+import { categoryWords, NAMED_MIN, namedCategories, namedCategoryScore, namedSet } from '../../src/search/named-categories.ts';
 import { smallSqliteEngine } from '../support/small-engine.ts';
 
 function cat(slug: string, name: string, parts: number): CategoryData {
@@ -30,29 +30,32 @@ describe('namedCategories', () => {
     expect(categoryWords('10k 0603')).toBe('');
   });
 
-  it('names every near-identical category, the one named by its own name weighing most', () => {
+  it('names every near-identical category, marking the one named by its own name', () => {
     const named = namedCategories(matcher, '2A 250V wire to board connector');
     expect(named.map((m) => m.slug).sort()).toEqual(['connectors/wire-to-board-connector', 'connectors/wire-to-board-wire-to-wire-connector']);
-    const w = namedWeights(named);
-    expect(w.get('connectors/wire-to-board-connector')).toBe(101);
-    expect(w.get('connectors/wire-to-board-wire-to-wire-connector')).toBe(100);
+    const w = namedSet(named);
+    expect(w.get('connectors/wire-to-board-connector')).toBe(true);
+    expect(w.get('connectors/wire-to-board-wire-to-wire-connector')).toBe(false);
     // the same name under two roots: both named
     expect(namedCategories(matcher, '1.6A 20V mosfets').map((m) => m.slug).sort()).toEqual(['discrete/mosfets', 'transistors/mosfets']);
   });
 
-  it('names nothing when no category is named confidently, or without a matcher', () => {
-    const weak = matcher.match('usb to uart bridge', 1)[0]?.confidence ?? 0;
-    expect(weak).toBeLessThan(NAMED_MIN);
-    expect(namedCategories(matcher, 'usb to uart bridge')).toEqual([]);
+  it('names nothing when the query does not say a name (a resemblance is not enough), or without a matcher', () => {
+    for (const q of ['usb to uart bridge', 'wire harness', 'headers']) {
+      const best = matcher.match(categoryWords(q), 1)[0]?.confidence ?? 0;
+      expect(best, q).toBeLessThan(NAMED_MIN);
+      expect(namedCategories(matcher, q), q).toEqual([]);
+    }
+    expect(namedCategories(matcher, 'pin headers').map((m) => m.slug)).toEqual(['connectors/pin-headers']);
     expect(namedCategories(matcher, '10k 0603 1%')).toEqual([]);
     expect(namedCategories(undefined, 'pin headers')).toEqual([]);
   });
 
-  it('scores a part by the best named category it is in or under', () => {
-    const w = new Map([['connectors', 90], ['connectors/pin-headers', 100]]);
+  it('scores a part 2 in or under the exactly-named category, 1 in or under another named one, else 0', () => {
+    const w = new Map([['connectors', false], ['connectors/pin-headers', true]]);
     const ref = (slug: string) => ({ slug, path: slug.split('/').map((_, i, a) => ({ slug: a.slice(0, i + 1).join('/') })) });
-    expect(namedCategoryScore(w, ref('connectors/pin-headers'))).toBe(100);
-    expect(namedCategoryScore(w, ref('connectors/wire-to-board-connector'))).toBe(90);
+    expect(namedCategoryScore(w, ref('connectors/pin-headers'))).toBe(2);
+    expect(namedCategoryScore(w, ref('connectors/wire-to-board-connector'))).toBe(1);
     expect(namedCategoryScore(w, ref('transistors/mosfets'))).toBe(0);
     expect(namedCategoryScore(w, null)).toBe(0);
     expect(namedCategoryScore(new Map(), ref('connectors'))).toBe(0);

@@ -47,6 +47,14 @@ describe('parametric suite builder (param-suite.ts)', () => {
     const qs = buildParamSuite([...resistors(), twin], { suite: 't', queries: 4, seed: 3 });
     expect(qs.length).toBeGreaterThan(0);
     for (const q of qs) expect(q.judgments['twin/R1'], q.query).toBe(q.judgments['acme/R1']);
+    // a generic leaf name ("Others") is not merged across roots
+    const others = (root: string): ParamPart[] => resistors().map((p) => ({ ...p, slug: `${root}/${p.slug}`, category: { slug: `${root}/others`, name: 'Others' } }));
+    const oq = buildParamSuite([...others('a'), ...others('b')], { suite: 't', queries: 2, seed: 3 });
+    expect(oq.length).toBeGreaterThan(0);
+    for (const q of oq) {
+      const roots = new Set(Object.keys(q.judgments).map((slug) => slug.split('/')[0]));
+      expect(roots.size, q.query).toBe(1);
+    }
   });
 
   it('is deterministic and skips categories too small or without two numeric specs', () => {

@@ -7,6 +7,8 @@ import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-voca
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
+import { targetHits, valueHits } from '../../src/search/agentic.ts';
+import type { PartRecord } from '../../src/catalog/part.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -394,6 +396,13 @@ describe('understandQuery: engineering-notation traps', () => {
     // "3.8ns@5V,50pF": a propagation delay measured at 5 V into 50 pF, not a 50 pF constraint
     expect(roles('32mA 3.8ns@5V,50pF gates')).toEqual(['Current - output low(iol) at_least 0.032', 'Propagation Delay at_most 3.8e-9']);
     expect(understandQuery('2V@(500mA) ldo').specs.map((c) => c.value)).toEqual([2]);
+    // spaced conditions; a condition ends at a comma not followed by a digit, ";" or a space
+    expect(roles('100nA @ 16V zener')).toEqual(['Reverse Leakage Current (Ir) at_most 1e-7']);
+    expect(roles('100nA @16V zener')).toEqual(['Reverse Leakage Current (Ir) at_most 1e-7']);
+    expect(understandQuery('100nA@16V,SOD-323 zener').packages).toEqual(['SOD-323']);
+    expect(understandQuery('1uA@5V;SOD-123 zener').packages).toEqual(['SOD-123']);
+    // "logic" is a generic family: a named family decides the reading
+    expect(roles('10mA logic output optocoupler')).toEqual(['Forward Current (If) at_least 0.01']);
     expect(roles('2.5V 10mA voltage references')).toEqual(['Output Voltage equals 2.5', 'Output Current at_least 0.01']);
   });
 
@@ -404,6 +413,7 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(pk('1A DFM bridge rectifier')).toEqual(['DFM']);
     expect(pk('2.2uH 0806 inductor')).toEqual(['0806']);
     expect(pk('smd 0805 resistor')).toEqual(['0805']);                // "smd" is not joined with a chip size
+    expect(pk('smd0805 10k')).toEqual(['0805']);                      // nor kept in front of one
   });
 
   it('decides what a voltage means from the family', () => {
@@ -553,6 +563,23 @@ describe('satisfies', () => {
     const r = one(specsOf('10k'));
     expect(meetsTarget([spec('Resistance', '10kΩ', 10_000, 'Ω')], r)).toBe(true);
     expect(meetsTarget([spec('Resistance', '4.7kΩ', 4_700, 'Ω')], r)).toBe(false);
+  });
+
+  it('prefers the asked value itself for bare values, not for a stated comparison (targetHits)', () => {
+    const part = (specs: ReturnType<typeof spec>[]) => ({ specs }) as unknown as PartRecord;
+    const rating = understandQuery('20V mosfet');
+    expect(targetHits(rating, part([spec('Drain Source Voltage (Vdss)', '20V', 20, 'V')]))).toBe(1);
+    expect(targetHits(rating, part([spec('Drain Source Voltage (Vdss)', '100V', 100, 'V')]))).toBe(0);
+    const limit = understandQuery('rds(on) < 10mΩ mosfet');
+    expect(limit.specs[0]!.kind).toBe('at_most');
+    expect(limit.specs[0]!.stated).toBe(true);
+    expect(targetHits(limit, part([spec('Rds(on)', '10mΩ', 0.01, 'Ω')]))).toBe(0);   // 10 mΩ is not better than 2 mΩ
+    expect(valueHits(limit, part([spec('Rds(on)', '10mΩ', 0.01, 'Ω')]))).toBe(0);
+    expect(targetHits(understandQuery('at least 20V mosfet'), part([spec('Drain Source Voltage (Vdss)', '20V', 20, 'V')]))).toBe(0);
+    // a bare figure of an upper-limit role is a part's figure: the part holding it is nearer
+    const bare = understandQuery('1.6mV op amp');
+    expect([bare.specs[0]!.kind, bare.specs[0]!.stated]).toEqual(['at_most', undefined]);
+    expect(targetHits(bare, part([spec('Input Offset Voltage (Vos)', '1.6mV', 0.0016, 'V')]))).toBe(1);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
