@@ -57,11 +57,16 @@ export interface TextSearchRequest {
   exactTotal?: boolean;
 }
 
+/** A text search hit: the part's id, its score and its category slug (null when uncategorised). */
+export interface TextHit extends ScoredId {
+  category: string | null;
+}
+
 export interface TextSearchResult {
   /** Number of parts matching text and filters (exact unless the request set exactTotal: false). */
   total: number;
-  /** Best first; BM25-like scores, higher is better. */
-  hits: ScoredId[];
+  /** Best first; BM25-like scores, higher is better. Each carries its category (read from the index, not the record). */
+  hits: TextHit[];
 }
 
 export type MpnMode = 'exact' | 'prefix' | 'infix' | 'fuzzy';

@@ -30,10 +30,10 @@
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
-import type { EngineFilters, ScoredId, SearchEngine } from '../engines/port.ts';
+import type { EngineFilters, ScoredId, SearchEngine, TextHit } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
-import { namedCategories, namedCategoryScore, namedSet } from './named-categories.ts';
+import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
@@ -165,13 +165,12 @@ export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
 }
 
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
-function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
+export function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
   if (!filter?.length) return [...named];
-  const under = (slug: string, root: string) => slug === root || slug.startsWith(`${root}/`);
   const out = new Set<string>();
   for (const n of named) for (const f of filter) {
-    if (under(n, f)) out.add(n);
-    else if (under(f, n)) out.add(f);
+    if (underCategory(n, f)) out.add(n);
+    else if (underCategory(f, n)) out.add(f);
   }
   return [...out];
 }
@@ -197,7 +196,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const named = namedCategories(req.categories, req.query);
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
   const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits);
-  const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as ScoredId[]);
+  const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   const vector =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(([v]) => engine.knn(v!, pool, req.filters))
@@ -205,26 +204,17 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
   const [lex, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
 
-  // Records fetched so far, by id (each part is read once).
-  const records = new Map<number, PartRecord>();
-  const fetch = async (ids: readonly number[]) => {
-    const missing = ids.filter((id) => !records.has(id));
-    if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
-  };
   // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
   // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
   // matches; only when it holds fewer than CATEGORY_FILL does BM25 within the named categories add
-  // theirs (other categories' parts may share more of the query's words). The decision depends on the
-  // query only, never on the page asked for, so pages stay consistent.
-  // The count is taken over the list's first POOL_MIN, which is the same whatever the pool (and so
-  // whatever the page).
+  // theirs (other categories' parts may share more of the query's words). The hits carry their
+  // category, so no record is read for this. The count is taken over the list's first POOL_MIN, the
+  // same whatever the pool: the decision depends on the query, never on the page asked for.
   let cat: ScoredId[] = [];
   const namedSlugs = namedSet(named);
   if (within.length) {
-    const head = lex.slice(0, POOL_MIN);
-    await fetch(head.map((h) => h.id));
     let inNamed = 0;
-    for (const h of head) if (namedCategoryScore(namedSlugs, records.get(h.id)?.category ?? null) > 0) inNamed++;
+    for (const h of lex.slice(0, POOL_MIN)) if (h.category !== null && within.some((w) => underCategory(h.category!, w))) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
   }
 
@@ -254,7 +244,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     fusedAll = fuse(lex, vec, cat);
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  await fetch([...first, ...second]);
+  const records = new Map((await engine.getParts([...first, ...second])).map((p) => [p.id, p]));
 
   const families = familiesToMatch(u.families);
   const rank = (ids: readonly number[], fused: Map<number, number>) =>

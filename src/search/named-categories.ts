@@ -58,3 +58,8 @@ export function namedCategoryScore(named: ReadonlyMap<string, boolean>, category
   }
   return best;
 }
+
+/** Whether a category slug is `root` or under it (slugs are full paths: "capacitors/tantalum-capacitors"). */
+export function underCategory(slug: string, root: string): boolean {
+  return slug === root || (slug.length > root.length && slug.startsWith(root) && slug.charAt(root.length) === '/');
+}

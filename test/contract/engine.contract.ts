@@ -110,6 +110,17 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       for (let i = 1; i < r.hits.length; i++) expect(r.hits[i - 1]!.score).toBeGreaterThanOrEqual(r.hits[i]!.score);
     });
 
+    it('gives each text hit its category slug, read from the index, on every path (ranked, filtered, no text)', async () => {
+      const expectCategories = async (hits: { id: number; category: string | null }[]) => {
+        expect(hits.length).toBeGreaterThan(0);
+        const parts = await engine.getParts(hits.map((h) => h.id));
+        expect(hits.map((h) => h.category)).toEqual(parts.map((p) => p.category?.slug ?? null));
+      };
+      await expectCategories((await engine.textSearch({ text: '0603', filters: {}, limit: 10, offset: 0, exactTotal: false })).hits);
+      await expectCategories((await engine.textSearch({ text: '0603', filters: { categories: ['resistors'] }, limit: 10, offset: 0 })).hits);
+      await expectCategories((await engine.textSearch({ text: null, filters: { status: ['active'] }, limit: 20, offset: 0 })).hits);
+    });
+
     it('pages text results without overlap or gaps', async () => {
       const all = await engine.textSearch({ text: '0603', filters: {}, limit: 10, offset: 0 });
       const p1 = await engine.textSearch({ text: '0603', filters: {}, limit: 2, offset: 0 });

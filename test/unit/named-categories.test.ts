@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CategoryData } from '../../src/catalog/categories.ts';
 import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { agenticSearch } from '../../src/search/agentic.ts';
-import { categoryWords, NAMED_MIN, namedCategories, namedCategoryScore, namedSet } from '../../src/search/named-categories.ts';
+import { agenticSearch, intersectCategories } from '../../src/search/agentic.ts';
+import { categoryWords, NAMED_MIN, namedCategories, namedCategoryScore, namedSet, underCategory } from '../../src/search/named-categories.ts';
 import { smallSqliteEngine } from '../support/small-engine.ts';
 
 function cat(slug: string, name: string, parts: number): CategoryData {
@@ -59,6 +59,22 @@ describe('namedCategories', () => {
     expect(namedCategoryScore(w, ref('transistors/mosfets'))).toBe(0);
     expect(namedCategoryScore(w, null)).toBe(0);
     expect(namedCategoryScore(new Map(), ref('connectors'))).toBe(0);
+  });
+});
+
+describe('category paths', () => {
+  it('tells a subtree by whole path segments', () => {
+    expect(underCategory('capacitors/tantalum', 'capacitors')).toBe(true);
+    expect(underCategory('capacitors', 'capacitors')).toBe(true);
+    expect(underCategory('capacitors-2/x', 'capacitors')).toBe(false);
+    expect(underCategory('capacitors', 'capacitors/tantalum')).toBe(false);
+  });
+
+  it('narrows the named categories to the request\'s category filter, both ways, and to nothing when apart', () => {
+    expect(intersectCategories(undefined, ['a/b', 'c'])).toEqual(['a/b', 'c']);
+    expect(intersectCategories(['a'], ['a/b', 'c'])).toEqual(['a/b']);          // a named category inside the filter
+    expect(intersectCategories(['a/b/x'], ['a/b'])).toEqual(['a/b/x']);         // a filter inside a named category
+    expect(intersectCategories(['d'], ['a/b', 'c'])).toEqual([]);
   });
 });
 

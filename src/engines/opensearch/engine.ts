@@ -198,13 +198,18 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const scored = tokens !== null;
     const body: Dsl = {
       _source: false,
+      docvalue_fields: ['category.slug'],
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
     const { total, hits } = await page(search, body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
     return {
       total,
-      hits: hits.map((h) => ({ id: Number(h._id), score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0 })),
+      hits: hits.map((h) => ({
+        id: Number(h._id),
+        score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
+        category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
+      })),
     };
   }
 

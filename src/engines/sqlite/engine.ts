@@ -13,7 +13,7 @@ import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
   EngineFilters, EngineInfo, EngineLoader, FacetRequest, FacetResult, MpnHit, MpnLookupRequest,
-  ScoredId, SearchEngine, TextSearchRequest, TextSearchResult,
+  ScoredId, SearchEngine, TextHit, TextSearchRequest, TextSearchResult,
 } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { versionTables, type VersionTables } from './schema.ts';
@@ -196,8 +196,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     }
     const total = (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
     const rows = stmt(
-      `SELECT p.id AS id, 0.0 AS score FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
-    ).all(...f.params, limit, offset) as ScoredId[];
+      `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
+    ).all(...f.params, limit, offset) as TextHit[];
     return { total, hits: rows };
   }
 

@@ -3,7 +3,7 @@
  * rule) and the best k parts by BM25 among those matching it and the filters (rankedText).
  */
 import type Database from 'better-sqlite3';
-import type { ScoredId } from '../port.ts';
+import type { TextHit } from '../port.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
 
@@ -76,30 +76,30 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
    * than the n-th row (rows tied with it may lie beyond the cut, and ties are broken by id), so the
    * result is exactly the plain query's.
    */
-  function rankedText(t: VersionTables, match: string, f: { sql: string; params: unknown[] }, k: number): ScoredId[] {
+  function rankedText(t: VersionTables, match: string, f: { sql: string; params: unknown[] }, k: number): TextHit[] {
     const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
-    const pick = stmt(`SELECT p.rowid AS r, p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.sql}`);
+    const pick = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.sql}`);
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
       const rows = top.all(match, n) as { r: number; s: number }[];
       const complete = rows.length < n;
       const cut = complete ? Infinity : rows[rows.length - 1]!.s;
       const score = new Map(rows.map((x) => [x.r, x.s]));
-      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number }[])
-        .map((x) => ({ id: x.id, s: score.get(x.r)! }))
+      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number; category: string | null }[])
+        .map((x) => ({ id: x.id, category: x.category, s: score.get(x.r)! }))
         .filter((x) => x.s < cut);
       if (complete || kept.length >= k) {
         return kept
           .sort((a, b) => a.s - b.s || a.id - b.id)
           .slice(0, k)
-          .map((x) => ({ id: x.id, score: -x.s }));
+          .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
       }
       // Too few passed the filters: once more, grown by their observed rate (at least fourfold).
       n = Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length)));
     }
     // Selective filters: join every match and let SQLite filter before it sorts.
     return stmt(
-      `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
-    ).all(match, ...f.params, k) as ScoredId[];
+      `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score, p.category AS category FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
+    ).all(match, ...f.params, k) as TextHit[];
   }
 
   return { textMatch, rankedText };
