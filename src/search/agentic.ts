@@ -63,7 +63,10 @@ export interface AgenticRequest {
 export interface AgenticResult {
   /** Parts of this page, best first. */
   parts: PartRecord[];
-  /** Size of the whole ranked result set. */
+  /**
+   * Parts in the ranking this request built: the first block (100 and the MPN and in-category hits) for
+   * pages within the first 100 results, up to 500 for deeper pages. Not an exact count of matches.
+   */
   total: number;
   availableSpecs: Record<string, number>;
   understanding: QueryUnderstanding;
@@ -197,12 +200,21 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
   const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
-  const vector =
+  // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
+  // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
+  const vector: Promise<{ vec: ScoredId[]; vecHead: ScoredId[] }> =
     retrieval !== 'lexical' && embedder
-      ? embedder.embed([req.query]).then(([v]) => engine.knn(v!, pool, req.filters))
-      : Promise.resolve([] as ScoredId[]);
+      ? embedder.embed([req.query]).then(async ([v]) => {
+          if (pool === POOL_MIN) {
+            const vec = await engine.knn(v!, POOL_MIN, req.filters);
+            return { vec, vecHead: vec };
+          }
+          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters), engine.knn(v!, POOL_MIN, req.filters)]);
+          return { vec, vecHead };
+        })
+      : Promise.resolve({ vec: [], vecHead: [] });
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  const [lex, vec, mpnHits] = await Promise.all([lexical, vector, mpn]);
+  const [lex, { vec, vecHead }, mpnHits] = await Promise.all([lexical, vector, mpn]);
 
   // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
   // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
@@ -214,7 +226,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const namedSlugs = namedSet(named);
   if (within.length) {
     let inNamed = 0;
-    for (const h of lex.slice(0, POOL_MIN)) if (h.category !== null && within.some((w) => underCategory(h.category!, w))) inNamed++;
+    for (const h of lex.slice(0, POOL_MIN)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
   }
 
@@ -234,7 +246,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   //  2. for pages beyond POOL_MIN results only: the rest of the fusion of the whole lists (POOL_MAX each),
   //     up to POOL_MAX parts in all.
   const head = (l: readonly ScoredId[]) => l.slice(0, POOL_MIN);
-  const fusedHead = fuse(head(lex), head(vec), head(cat));
+  const fusedHead = fuse(head(lex), head(vecHead), head(cat));
   const first = byScore(fusedHead).slice(0, POOL_MIN);
   const inFirst = new Set(first);
   for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id)]) if (!inFirst.has(id)) (inFirst.add(id), first.push(id));

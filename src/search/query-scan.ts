@@ -29,10 +29,11 @@ const SPLIT_RE = /[\s;|()[\]{}"'`\u201c\u201d\u2018\u2019]+|,(?!\d)|(?<!\d),/u;
 /**
  * A value's test conditions, as datasheets and catalogues write them ("100nA@16V", "100nA @ 16V",
  * "3.8ns@5V,50pF", "2V@(500mA)"): the quantity before "@" is the value; the conditions are not
- * constraints of their own. They end at a space, ";", "|", or a comma not followed by a digit
- * ("100nA@16V,SOD-323" keeps its package).
+ * constraints of their own. They end at a space, ";", "|", or a comma not followed by a quantity
+ * ("100nA@16V,SOD-323" and "10uF@25V,0805" keep their package); with spaces around "@", only a number
+ * or a bracket after it is a condition ("1A @ SOT-23" keeps the package).
  */
-const CONDITION_RE = /(\d[^\s@]*)\s*@\s*(?:\([^)\s]*\)|[^\s;|,()]|,(?=\d))*/gu;
+const CONDITION_RE = /(\d[^\s@]*)(?:@|\s+@\s*(?=[\d(])|@\s+(?=[\d(]))(?:\([^)]*\)|[^\s;|,()]|,(?=\d+(?:\.\d+)?[A-Za-zµΩ°%]))*/gu;
 /** "Rds(on)", "Vgs(th)", "Vce(sat)": one word, not split at the brackets. */
 const PAREN_WORD_RE = /\b([A-Za-z]{2,4})\((on|th|sat|max|min|typ|nom)\)/gi;
 /** Tokens kept although they hold no letter or digit: range separators, tolerance signs, postfix "+". */

@@ -247,9 +247,12 @@ function resolveItem(
       return true;
     }
     const kind = it.op ?? 'equals';
-    if (kind === 'at_least') specs.push(constraint(role, kind, r.lo, r.lo, Infinity, source));
-    else if (kind === 'at_most') specs.push(constraint(role, kind, r.hi, -Infinity, r.hi, source));
-    else specs.push(constraint(role, 'equals', Number(((r.lo + r.hi) / 2).toPrecision(12)), r.lo, r.hi, source));
+    let c: SpecConstraint;
+    if (kind === 'at_least') c = constraint(role, kind, r.lo, r.lo, Infinity, source);
+    else if (kind === 'at_most') c = constraint(role, kind, r.hi, -Infinity, r.hi, source);
+    else c = constraint(role, 'equals', Number(((r.lo + r.hi) / 2).toPrecision(12)), r.lo, r.hi, source);
+    if (it.op !== null) c.stated = true;
+    specs.push(c);
     return true;
   }
   if (q === null) return false;
@@ -262,7 +265,8 @@ function resolveItem(
   else kind = role.kind;
   const w = PASSIVE_ROLES.has(roleId) && tolWindow !== null ? tolWindow : (role.window ?? DEFAULT_WINDOW);
   const c = valueConstraint(role, kind, value, w, source);
-  if (it.op !== null) c.stated = true;
+  // "up to 30V" on a rating reads as the bare rating does; any other comparison word states the bound.
+  if (it.op !== null && !(it.upTo && role.kind === 'at_least')) c.stated = true;
   specs.push(c);
   if (fromContext) byContext.push(c);
   return true;

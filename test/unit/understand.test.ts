@@ -401,6 +401,9 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(roles('100nA @16V zener')).toEqual(['Reverse Leakage Current (Ir) at_most 1e-7']);
     expect(understandQuery('100nA@16V,SOD-323 zener').packages).toEqual(['SOD-323']);
     expect(understandQuery('1uA@5V;SOD-123 zener').packages).toEqual(['SOD-123']);
+    expect(understandQuery('10uF@25V,0805 capacitor').packages).toEqual(['0805']);      // a chip size is not a condition
+    expect(understandQuery('1A @ SOT-23 diode').packages).toEqual(['SOT-23']);          // nor a package after a spaced "@"
+    expect(roles('2V@(500 mA) ldo')).toEqual(['Output Voltage equals 2']);
     // "logic" is a generic family: a named family decides the reading
     expect(roles('10mA logic output optocoupler')).toEqual(['Forward Current (If) at_least 0.01']);
     expect(roles('2.5V 10mA voltage references')).toEqual(['Output Voltage equals 2.5', 'Output Current at_least 0.01']);
@@ -576,6 +579,9 @@ describe('satisfies', () => {
     expect(targetHits(limit, part([spec('Rds(on)', '10mΩ', 0.01, 'Ω')]))).toBe(0);   // 10 mΩ is not better than 2 mΩ
     expect(valueHits(limit, part([spec('Rds(on)', '10mΩ', 0.01, 'Ω')]))).toBe(0);
     expect(targetHits(understandQuery('at least 20V mosfet'), part([spec('Drain Source Voltage (Vdss)', '20V', 20, 'V')]))).toBe(0);
+    // "up to 30V" on a rating reads as the bare rating: not a stated bound
+    expect(understandQuery('up to 30V mosfet').specs[0]!.stated).toBeUndefined();
+    expect(understandQuery('>= 10-20V capacitor').specs[0]!.stated).toBe(true);
     // a bare figure of an upper-limit role is a part's figure: the part holding it is nearer
     const bare = understandQuery('1.6mV op amp');
     expect([bare.specs[0]!.kind, bare.specs[0]!.stated]).toEqual(['at_most', undefined]);

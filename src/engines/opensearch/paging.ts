@@ -34,7 +34,7 @@ export async function page(search: (body: Dsl) => Promise<SearchResponse | null>
     const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
     const r = await search({
       ...body,
-      ...(skipping ? { _source: false } : {}),
+      ...(skipping ? { _source: false, docvalue_fields: undefined } : {}),
       size,
       track_total_hits: after === undefined,
       ...(after ? { search_after: after } : {}),

@@ -37,7 +37,9 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
     const m = vectorMatrix(t);
     const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
-    const near = (n: number) => (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[]));
+    // Ties at equal distance by id, so the order does not depend on n.
+    const near = (n: number) =>
+      (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[])).sort((a, b) => a.distance - b.distance || Number(a.id) - Number(b.id));
     const most = m ? m.ids.length : KNN_WINDOW_MAX;
     const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
     if (f.sql === '1') return scored(near(Math.min(k, most)));

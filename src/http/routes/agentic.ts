@@ -13,7 +13,7 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
       operationId: 'agenticSearch',
       summary: 'Free-text semantic and keyword part search',
       description:
-        'Understands unit-aware spec constraints ("10k 0603 1% resistor", "100nF 50V X7R", "3.3V LDO SOT-23-5"), packages and MPNs; hybrid BM25 + vector retrieval fused by reciprocal rank, parts satisfying the parsed constraints first. available_specs counts spec names over the whole ranked result set (every page). Lexical-only without an embedding model.',
+        'Understands unit-aware spec constraints ("10k 0603 1% resistor", "100nF 50V X7R", "3.3V LDO SOT-23-5"), packages and MPNs; hybrid BM25 + vector retrieval fused by reciprocal rank, parts of the named categories and parts satisfying the parsed constraints first; available_specs counts spec names over the first block of the ranking (the first 100-odd results, the same for every page of a query). Lexical-only without an embedding model.',
       tags: ['parts'],
       access: 'parts:read',
       query: {
