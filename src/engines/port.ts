@@ -55,11 +55,18 @@ export interface TextSearchRequest {
    * `total` is then only a lower bound (at least offset + hits.length).
    */
   exactTotal?: boolean;
+  /**
+   * Also return each hit's full record (`TextHit.record`), as getParts would: OpenSearch then reads them
+   * in the search's own fetch phase instead of a later `_mget` round trip.
+   */
+  records?: boolean;
 }
 
 /** A text search hit: the part's id, its score and its category slug (null when uncategorised). */
 export interface TextHit extends ScoredId {
   category: string | null;
+  /** The part's record, when the request asked for records. */
+  record?: PartRecord;
 }
 
 export interface TextSearchResult {

@@ -198,7 +198,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
 
   const named = namedCategories(req.categories, req.query);
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
-  const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false }).then((r) => r.hits);
+  // Records come with the BM25 hits (one round trip less on OpenSearch); the rest are read at the end.
+  const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
@@ -222,7 +223,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // theirs (other categories' parts may share more of the query's words). The hits carry their
   // category, so no record is read for this. The count is taken over the list's first POOL_MIN, the
   // same whatever the pool: the decision depends on the query, never on the page asked for.
-  let cat: ScoredId[] = [];
+  let cat: TextHit[] = [];
   const namedSlugs = namedSet(named);
   if (within.length) {
     let inNamed = 0;
@@ -256,7 +257,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     fusedAll = fuse(lex, vec, cat);
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  const records = new Map((await engine.getParts([...first, ...second])).map((p) => [p.id, p]));
+  const records = new Map<number, PartRecord>();
+  for (const h of [...lex, ...cat] as TextHit[]) if (h.record) records.set(h.id, h.record);
+  const missing = [...first, ...second].filter((id) => !records.has(id));
+  if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 
   const families = familiesToMatch(u.families);
   const rank = (ids: readonly number[], fused: Map<number, number>) =>

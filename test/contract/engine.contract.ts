@@ -121,6 +121,17 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       await expectCategories((await engine.textSearch({ text: null, filters: { status: ['active'] }, limit: 20, offset: 0 })).hits);
     });
 
+    it('returns each hit\'s record when asked, the same as getParts, and none otherwise', async () => {
+      for (const text of ['0603', null]) {
+        const withRecords = await engine.textSearch({ text, filters: {}, limit: 10, offset: 0, records: true });
+        expect(withRecords.hits.length).toBeGreaterThan(0);
+        expect(withRecords.hits.map((h) => h.record)).toEqual(await engine.getParts(withRecords.hits.map((h) => h.id)));
+        const plain = await engine.textSearch({ text, filters: {}, limit: 10, offset: 0 });
+        expect(plain.hits.map((h) => h.id)).toEqual(withRecords.hits.map((h) => h.id));
+        expect(plain.hits.every((h) => h.record === undefined)).toBe(true);
+      }
+    });
+
     it('pages text results without overlap or gaps', async () => {
       const all = await engine.textSearch({ text: '0603', filters: {}, limit: 10, offset: 0 });
       const p1 = await engine.textSearch({ text: '0603', filters: {}, limit: 2, offset: 0 });

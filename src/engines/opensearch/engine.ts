@@ -197,7 +197,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     if (req.text && !tokens?.length) return { total: 0, hits: [] };
     const scored = tokens !== null;
     const body: Dsl = {
-      _source: false,
+      _source: req.records ? ['record'] : false,
       docvalue_fields: ['category.slug'],
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
@@ -209,6 +209,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
         id: Number(h._id),
         score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
         category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
+        ...(req.records && h._source?.record ? { record: h._source.record as PartRecord } : {}),
       })),
     };
   }

@@ -184,7 +184,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
     if (match) {
-      const hits = limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : [];
+      const hits = withRecords(req, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
       if (req.exactTotal === false) return { total: offset + hits.length, hits };
       const total = (
         stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
@@ -198,7 +198,17 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const rows = stmt(
       `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
     ).all(...f.params, limit, offset) as TextHit[];
-    return { total, hits: rows };
+    return { total, hits: withRecords(req, rows) };
+  }
+
+  /** The hits with their records when the request asks for them (read as getParts reads them). */
+  function withRecords(req: TextSearchRequest, hits: TextHit[]): TextHit[] {
+    if (!req.records || hits.length === 0) return hits;
+    const byId = new Map(getParts(hits.map((h) => h.id)).map((p) => [p.id, p]));
+    return hits.map((h) => {
+      const record = byId.get(h.id);
+      return record ? { ...h, record } : h;
+    });
   }
 
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
