@@ -62,6 +62,11 @@ export interface TextSearchRequest {
   records?: boolean;
 }
 
+/** A kNN hit: the part's id, its cosine, and its record when the request asked for records. */
+export interface VectorHit extends ScoredId {
+  record?: PartRecord;
+}
+
 /** A text search hit: the part's id, its score and its category slug (null when uncategorised). */
 export interface TextHit extends ScoredId {
   category: string | null;
@@ -185,8 +190,12 @@ export interface SearchEngine {
    */
   mpnSearch(req: MpnSearchRequest): Promise<MpnCandidate[]>;
   textSearch(req: TextSearchRequest): Promise<TextSearchResult>;
-  /** Nearest neighbours by cosine similarity (score in [-1, 1]), filters applied before ranking. */
-  knn(vector: Float32Array, k: number, filters: EngineFilters): Promise<ScoredId[]>;
+  /**
+   * Nearest neighbours by cosine similarity (score in [-1, 1]), filters applied before ranking.
+   * `records`: also return each hit's record (as getParts would; OpenSearch reads them in the search's
+   * fetch phase).
+   */
+  knn(vector: Float32Array, k: number, filters: EngineFilters, opts?: { records?: boolean }): Promise<VectorHit[]>;
   facets(req: FacetRequest): Promise<FacetResult>;
 
   /** Full records in the order of `ids`; unknown ids are left out. */

@@ -30,7 +30,7 @@
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
-import type { EngineFilters, ScoredId, SearchEngine, TextHit } from '../engines/port.ts';
+import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
@@ -198,19 +198,20 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
 
   const named = namedCategories(req.categories, req.query);
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
-  // Records come with the BM25 hits (one round trip less on OpenSearch); the rest are read at the end.
+  // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch); the rest (MPN hits) are
+  // read at the end.
   const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
-  const vector: Promise<{ vec: ScoredId[]; vecHead: ScoredId[] }> =
+  const vector: Promise<{ vec: VectorHit[]; vecHead: ScoredId[] }> =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(async ([v]) => {
           if (pool === POOL_MIN) {
-            const vec = await engine.knn(v!, POOL_MIN, req.filters);
+            const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
             return { vec, vecHead: vec };
           }
-          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters), engine.knn(v!, POOL_MIN, req.filters)]);
+          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters, { records: true }), engine.knn(v!, POOL_MIN, req.filters)]);
           return { vec, vecHead };
         })
       : Promise.resolve({ vec: [], vecHead: [] });
@@ -258,7 +259,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
   const records = new Map<number, PartRecord>();
-  for (const h of [...lex, ...cat] as TextHit[]) if (h.record) records.set(h.id, h.record);
+  for (const h of [...lex, ...cat, ...vec]) if (h.record) records.set(h.id, h.record);
   const missing = [...first, ...second].filter((id) => !records.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 

@@ -207,6 +207,11 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       const filtered = await engine.knn(q, 3, { categories: ['capacitors'] });
       expect((await mpnsOf(filtered.map((h) => h.id)))[0]).toBe('T491A106K016AT');
       expect(filtered).toHaveLength(3);
+      // with records: the same neighbours, each with its record as getParts reads it
+      const withRecords = await engine.knn(q, 3, { categories: ['capacitors'] }, { records: true });
+      expect(withRecords.map((h) => h.id)).toEqual(filtered.map((h) => h.id));
+      expect(withRecords.map((h) => h.record)).toEqual(await engine.getParts(filtered.map((h) => h.id)));
+      expect(filtered.every((h) => h.record === undefined)).toBe(true);
     });
 
     it('reads full records in the order asked and by slug, exact then case-insensitive', async () => {

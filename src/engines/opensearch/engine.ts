@@ -11,7 +11,7 @@ import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
   EngineFilters, EngineInfo, FacetRequest, FacetResult, MpnCandidate, MpnHit, MpnLookupRequest, MpnSearchRequest, MpnTier, ScoredId, SearchEngine,
-  TextSearchRequest, TextSearchResult,
+  TextSearchRequest, TextSearchResult, VectorHit,
 } from '../port.ts';
 import { createClient, OpenSearchError, type OsClient, type OsClientOptions } from './client.ts';
 import { keySort } from './documents.ts';
@@ -223,11 +223,15 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return Object.values(r ?? {}).some((m) => m.mappings && VECTOR_FIELD in m.mappings);
   }
 
-  async function knn(vector: Float32Array, k: number, filters: EngineFilters): Promise<ScoredId[]> {
+  async function knn(vector: Float32Array, k: number, filters: EngineFilters, opts: { records?: boolean } = {}): Promise<VectorHit[]> {
     open();
     if (k <= 0 || !(await hasVectors())) return [];
-    const r = await search(knnQuery(vector, Math.min(k, MAX_K), filters));
-    return (r?.hits.hits ?? []).slice(0, k).map((h) => ({ id: Number(h._id), score: cosineFromScore(h._score ?? 0) }));
+    const r = await search(knnQuery(vector, Math.min(k, MAX_K), filters, opts.records === true));
+    return (r?.hits.hits ?? []).slice(0, k).map((h) => ({
+      id: Number(h._id),
+      score: cosineFromScore(h._score ?? 0),
+      ...(opts.records && h._source?.record ? { record: h._source.record as PartRecord } : {}),
+    }));
   }
 
   async function facets(req: FacetRequest): Promise<FacetResult> {

@@ -13,7 +13,7 @@ import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
   EngineFilters, EngineInfo, EngineLoader, FacetRequest, FacetResult, MpnHit, MpnLookupRequest,
-  ScoredId, SearchEngine, TextHit, TextSearchRequest, TextSearchResult,
+  ScoredId, SearchEngine, TextHit, TextSearchRequest, TextSearchResult, VectorHit,
 } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { versionTables, type VersionTables } from './schema.ts';
@@ -184,7 +184,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
     if (match) {
-      const hits = withRecords(req, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
+      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
       if (req.exactTotal === false) return { total: offset + hits.length, hits };
       const total = (
         stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
@@ -198,12 +198,12 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const rows = stmt(
       `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
     ).all(...f.params, limit, offset) as TextHit[];
-    return { total, hits: withRecords(req, rows) };
+    return { total, hits: withRecords(req.records, rows) };
   }
 
   /** The hits with their records when the request asks for them (read as getParts reads them). */
-  function withRecords(req: TextSearchRequest, hits: TextHit[]): TextHit[] {
-    if (!req.records || hits.length === 0) return hits;
+  function withRecords<T extends { id: number; record?: PartRecord }>(want: boolean | undefined, hits: T[]): T[] {
+    if (!want || hits.length === 0) return hits;
     const byId = new Map(getParts(hits.map((h) => h.id)).map((p) => [p.id, p]));
     return hits.map((h) => {
       const record = byId.get(h.id);
@@ -324,8 +324,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async textSearch(req) {
       return textSearch(req);
     },
-    async knn(vector, k, filters) {
-      return knn(vector, k, filters);
+    async knn(vector, k, filters, opts) {
+      return withRecords<VectorHit>(opts?.records, knn(vector, k, filters));
     },
     async facets(req) {
       return facets(req);
