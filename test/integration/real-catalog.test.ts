@@ -15,6 +15,8 @@ import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { buildRealSuites, type RealSuites } from '../../src/relevance/real-suites.ts';
 import type { Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
+import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
+import { agenticSearch } from '../../src/search/agentic.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
 import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
 
@@ -109,6 +111,26 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     expect(exact.length).toBe(1);
     const text = await engine.textSearch({ text: 'capacitive transducer', filters: {}, limit: 5, offset: 0 });
     expect(text.total).toBeGreaterThan(0);
+  });
+
+  // Ordinary queries outside the suites, where naming a category must not push aside parts that meet the
+  // query (a category "Fuse" beside "Fuses"; "inductor" only resembling "Power Inductors").
+  it('answers ordinary queries sensibly on the real catalogue (lexical agentic search)', async () => {
+    const categories = createCategoryMatcher((await engine.meta())!.categories);
+    const top = async (query: string, limit = 5) =>
+      (await agenticSearch(engine, null, false, { query, limit, offset: 0, filters: { status: ['active'] }, categories })).parts;
+    const fuses = await top('1A fuse 1206', 1);
+    expect(fuses[0]!.package).toBe('1206');
+    expect(fuses[0]!.category?.name).toMatch(/fuse/i);
+    for (const p of await top('10uH inductor 0805', 4)) {
+      expect(p.package, p.mpn).toBe('0805');
+      expect(p.specs.find((s) => s.name === 'Inductance')?.value, p.mpn).toBe('10µH');
+    }
+    for (const p of await top('2A 250V wire to board connector', 3)) expect(p.category?.name, p.mpn).toMatch(/^Wire To Board/);
+    for (const p of await top('12MHz 20pF crystals', 3)) {
+      expect(p.category?.name, p.mpn).toBe('Crystals');
+      expect(p.specs.map((s) => s.value), p.mpn).toEqual(expect.arrayContaining(['12MHz', '20pF']));
+    }
   });
 
   it('keeps real-data relevance (real-mpn, real-param; lexical) at its baseline', async () => {
