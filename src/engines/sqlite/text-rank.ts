@@ -17,6 +17,8 @@ const COMMON_WORD_PARTS = 5_000;
 const COMMON_WORD_SHARE = 0.01;
 /** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
 const RANK_WINDOW_MAX = 20_000;
+/** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
+const SELECTIVE_PASS_RATE = 20;
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
 export interface CommonWordBounds {
@@ -93,6 +95,9 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
           .slice(0, k)
           .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
       }
+      // Selective filters (under 1 in 20 rows passed: a list, a narrow spec range) are better applied by
+      // SQLite inside the join than over ever larger windows of ranked rows: to the plain join.
+      if (kept.length * SELECTIVE_PASS_RATE < rows.length) break;
       // Too few passed the filters: once more, grown by their observed rate (at least fourfold).
       n = Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length)));
     }
