@@ -10,6 +10,7 @@ import { createCategoryMatcher, type CategoryMatcher } from './match/categories.
 import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
 import type { SiUnit } from './units.ts';
+import { specNameIndex, type SpecNameIndex } from '../search/spec-retrieval.ts';
 
 export interface CatalogView {
   readonly meta: CatalogMeta;
@@ -20,6 +21,8 @@ export interface CatalogView {
   readonly specUnits: ReadonlyMap<string, SiUnit | null>;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
+  /** The catalogue's spec names by specNameKey (agentic search's candidates by spec value). */
+  specNameIndex(): SpecNameIndex;
 }
 
 export interface CatalogProvider {
@@ -38,6 +41,7 @@ function buildView(meta: CatalogMeta): CatalogView {
   const manufacturers = ManufacturerRegistry.from(meta.manufacturers);
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
+  let sn: SpecNameIndex | null = null;
   return {
     meta,
     tree,
@@ -46,6 +50,7 @@ function buildView(meta: CatalogMeta): CatalogView {
     specUnits: new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null])),
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
+    specNameIndex: () => (sn ??= specNameIndex((meta.specs ?? []).map((x) => x.name))),
   };
 }
 

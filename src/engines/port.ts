@@ -19,9 +19,10 @@ export interface NumericRange {
   lt?: number;
 }
 
+/** A spec condition. `name`: one spec display name, or several (any of them: the same quantity under the names catalogues use). */
 export type SpecFilter =
-  | { name: string; values: string[] }
-  | { name: string; range: NumericRange };
+  | { name: string | readonly string[]; values: string[] }
+  | { name: string | readonly string[]; range: NumericRange };
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {

@@ -34,6 +34,7 @@ import type { SearchEngine } from '../engines/port.ts';
 import { orderCandidates } from '../http/routes/parts-search.ts';
 import { agenticSearch, constraintCount, constraintScore, type Fusion, type Retrieval } from '../search/agentic.ts';
 import { namedCategories, namedCategoryScore, namedSet } from '../search/named-categories.ts';
+import { specNameIndex, type SpecNameIndex } from '../search/spec-retrieval.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import { searchMpn } from '../search/mpn.ts';
 import type { RelevanceQuery } from './format.ts';
@@ -112,8 +113,9 @@ export interface RunContext {
 }
 
 type QueryContext = Required<Pick<RunContext, 'engine' | 'embedder' | 'vectors'>> & {
-  /** The index's category-name matcher, as the HTTP route passes it. */
+  /** The index's category-name matcher and spec names, as the HTTP route passes them. */
   categories?: CategoryMatcher;
+  specNames?: SpecNameIndex;
   retrieval?: Retrieval;
   fusion?: Fusion;
   /** Query id -> min(5, satisfying parts in the index) for agentic queries with constraints (countSatisfying). */
@@ -218,6 +220,7 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
       retrieval: ctx.retrieval ?? q.params?.retrieval ?? 'hybrid',
       fusion: ctx.fusion,
       categories: ctx.categories,
+      specNames: ctx.specNames,
     });
     const ms = performance.now() - t0;
     retrieval = r.retrieval;
@@ -254,10 +257,11 @@ export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunConte
   const vectors = ctx.vectors ?? (await ctx.engine.info()).vectors;
   const meta = await ctx.engine.meta();
   const categories = meta ? createCategoryMatcher(meta.categories) : undefined;
+  const specNames = meta ? specNameIndex((meta.specs ?? []).map((x) => x.name)) : undefined;
   const satisfying = await countSatisfying(ctx.engine, queries, categories);
   const results: QueryResult[] = [];
   for (const q of queries) {
-    results.push(await runQuery(q, { engine: ctx.engine, embedder: ctx.embedder, vectors, categories, retrieval: ctx.retrieval, fusion: ctx.fusion, satisfying }));
+    results.push(await runQuery(q, { engine: ctx.engine, embedder: ctx.embedder, vectors, categories, specNames, retrieval: ctx.retrieval, fusion: ctx.fusion, satisfying }));
   }
   const kinds = [...new Set(results.map((r) => r.kind ?? 'all'))];
   const byKind = Object.fromEntries(

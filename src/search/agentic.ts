@@ -35,6 +35,7 @@ import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -58,6 +59,8 @@ export interface AgenticRequest {
   fusion?: Fusion;
   /** The live catalogue's category-name matcher: finds the categories a query names (named-categories.ts). */
   categories?: CategoryMatcher;
+  /** The catalogue's spec names by key: enables candidates by the parsed spec values (spec-retrieval.ts). */
+  specNames?: SpecNameIndex;
 }
 
 export interface AgenticResult {
@@ -216,7 +219,21 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         })
       : Promise.resolve({ vec: [], vecHead: [] });
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  const [lex, { vec, vecHead }, mpnHits] = await Promise.all([lexical, vector, mpn]);
+  // Parts holding the parsed spec values (within the named categories, if any), whatever their text says.
+  const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
+  const specs: Promise<TextHit[]> = bySpec.length
+    ? engine
+        .textSearch({
+          text: null,
+          filters: { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
+          limit: POOL_MIN,
+          offset: 0,
+          exactTotal: false,
+          records: true,
+        })
+        .then((r) => r.hits)
+    : Promise.resolve([]);
+  const [lex, { vec, vecHead }, mpnHits, specHits] = await Promise.all([lexical, vector, mpn, specs]);
 
   // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
   // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
@@ -251,7 +268,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const fusedHead = fuse(head(lex), head(vecHead), head(cat));
   const first = byScore(fusedHead).slice(0, POOL_MIN);
   const inFirst = new Set(first);
-  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id)]) if (!inFirst.has(id)) (inFirst.add(id), first.push(id));
+  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id), ...specHits.map((h) => h.id)]) if (!inFirst.has(id)) (inFirst.add(id), first.push(id));
   let fusedAll = fusedHead;
   let second: number[] = [];
   if (pool > POOL_MIN) {
@@ -259,7 +276,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
   const records = new Map<number, PartRecord>();
-  for (const h of [...lex, ...cat, ...vec]) if (h.record) records.set(h.id, h.record);
+  for (const h of [...lex, ...cat, ...vec, ...specHits]) if (h.record) records.set(h.id, h.record);
   const missing = [...first, ...second].filter((id) => !records.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 

@@ -165,6 +165,17 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await mpnsOf(supply.hits.map((h) => h.id))).toEqual(['LM2904DT']);
     });
 
+    it('accepts several names for one spec condition: any of them', async () => {
+      const names = ['Resistance', 'Capacitance', 'No such spec'];
+      const either = await engine.textSearch({ text: null, filters: { specs: [{ name: names, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 });
+      // the union of what each name finds alone (an unknown name adds nothing)
+      const one = async (name: string) => (await engine.textSearch({ text: null, filters: { specs: [{ name, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 })).hits.map((h) => h.id);
+      expect(new Set(either.hits.map((h) => h.id))).toEqual(new Set([...(await one('Resistance')), ...(await one('Capacitance'))]));
+      expect(either.total).toBeGreaterThan(0);
+      const values = await engine.textSearch({ text: null, filters: { specs: [{ name: ['Voltage Rated', 'Allowable voltage'], values: ['16V'] }] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(values.hits.map((h) => h.id))).toEqual(['T491A106K016AT']);
+    });
+
     it('filters category subtrees, inclusive and excluded', async () => {
       const caps = await engine.textSearch({ text: null, filters: { categories: ['capacitors'] }, limit: 10, offset: 0 });
       expect(caps.total).toBe(3);

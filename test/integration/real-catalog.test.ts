@@ -17,6 +17,7 @@ import type { Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
 import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
+import { specNameIndex } from '../../src/search/spec-retrieval.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
 import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
 
@@ -116,9 +117,11 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
   // Ordinary queries outside the suites, where naming a category must not push aside parts that meet the
   // query (a category "Fuse" beside "Fuses"; "inductor" only resembling "Power Inductors").
   it('answers ordinary queries sensibly on the real catalogue (lexical agentic search)', async () => {
-    const categories = createCategoryMatcher((await engine.meta())!.categories);
+    const meta = (await engine.meta())!;
+    const categories = createCategoryMatcher(meta.categories);
+    const specNames = specNameIndex((meta.specs ?? []).map((x) => x.name));
     const top = async (query: string, limit = 5) =>
-      (await agenticSearch(engine, null, false, { query, limit, offset: 0, filters: { status: ['active'] }, categories })).parts;
+      (await agenticSearch(engine, null, false, { query, limit, offset: 0, filters: { status: ['active'] }, categories, specNames })).parts;
     const fuses = await top('1A fuse 1206', 1);
     expect(fuses[0]!.package).toBe('1206');
     expect(fuses[0]!.category?.name).toMatch(/fuse/i);
@@ -127,6 +130,11 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
       expect(p.specs.find((s) => s.name === 'Inductance')?.value, p.mpn).toBe('10µH');
     }
     for (const p of await top('2A 250V wire to board connector', 3)) expect(p.category?.name, p.mpn).toMatch(/^Wire To Board/);
+    // "4.7kΩ" in the text does not match "4.7k": the spec candidates find them
+    for (const p of await top('4.7k 0402 1% resistor')) {
+      expect(p.package, p.mpn).toBe('0402');
+      expect(p.specs.find((s) => s.name === 'Resistance')?.value, p.mpn).toBe('4.7kΩ');
+    }
     for (const p of await top('12MHz 20pF crystals', 3)) {
       expect(p.category?.name, p.mpn).toBe('Crystals');
       expect(p.specs.map((s) => s.value), p.mpn).toEqual(expect.arrayContaining(['12MHz', '20pF']));

@@ -12,7 +12,7 @@ export interface FilterClauses {
 }
 
 function specClause(s: SpecFilter): Dsl {
-  const conds: Dsl[] = [{ term: { 'specs.name': s.name } }];
+  const conds: Dsl[] = [typeof s.name === 'string' ? { term: { 'specs.name': s.name } } : { terms: { 'specs.name': [...s.name] } }];
   if ('values' in s) {
     conds.push({ terms: { 'specs.value': s.values } });
   } else {

@@ -33,12 +33,13 @@ export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
   // part let SQLite walk the (name, min, max) range once per candidate part: seconds for one range
   // filter over 29k parts.
   for (const s of f.specs ?? []) {
+    const names = typeof s.name === 'string' ? [s.name] : [...s.name];
+    const nameCond = () => `s.name IN (${placeholders(names, params)})`;
     if ('values' in s) {
-      params.push(s.name);
-      parts.push(`p.rowid IN (SELECT s.prow FROM ${t.specs} s WHERE s.name = ? AND s.value IN (${placeholders(s.values, params)}))`);
+      const named = nameCond();
+      parts.push(`p.rowid IN (SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, params)}))`);
     } else {
-      const conds = ['s.name = ?', 's.min IS NOT NULL'];
-      params.push(s.name);
+      const conds = [nameCond(), 's.min IS NOT NULL'];
       const r = s.range;
       if (r.gte !== undefined) (conds.push('s.min >= ?'), params.push(r.gte));
       if (r.gt !== undefined) (conds.push('s.min > ?'), params.push(r.gt));

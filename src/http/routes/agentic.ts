@@ -52,6 +52,7 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
           offset: query.offset as number,
           filters: { status: statuses },
           categories: view?.categoryMatcher(),
+          specNames: view?.specNameIndex(),
         });
         ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
         return { hits: r.parts.length, results: r.parts.map(presentPart), available_specs: r.availableSpecs };
