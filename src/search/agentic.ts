@@ -85,6 +85,8 @@ export const NORMALIZED_LEXICAL_WEIGHT = 0.5;
 const POOL_MIN = 100;
 /** Parts of the named categories the whole-catalogue BM25 list must hold before BM25 within them is skipped. */
 export const CATEGORY_FILL = 20;
+/** Candidates meeting every quantity constraint below which the spec-filtered candidates are read (spec-retrieval.ts). */
+export const SPEC_FILL = 20;
 const POOL_MAX = 500;
 
 /** Reciprocal rank fusion: sum over lists of 1 / (k + rank), rank from 1. */
@@ -207,33 +209,19 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
-  const vector: Promise<{ vec: VectorHit[]; vecHead: ScoredId[] }> =
+  const vector: Promise<{ vec: VectorHit[]; vecHead: VectorHit[] }> =
     retrieval !== 'lexical' && embedder
       ? embedder.embed([req.query]).then(async ([v]) => {
           if (pool === POOL_MIN) {
             const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
             return { vec, vecHead: vec };
           }
-          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters, { records: true }), engine.knn(v!, POOL_MIN, req.filters)]);
+          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters, { records: true }), engine.knn(v!, POOL_MIN, req.filters, { records: true })]);
           return { vec, vecHead };
         })
       : Promise.resolve({ vec: [], vecHead: [] });
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  // Parts holding the parsed spec values (within the named categories, if any), whatever their text says.
-  const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
-  const specs: Promise<TextHit[]> = bySpec.length
-    ? engine
-        .textSearch({
-          text: null,
-          filters: { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
-          limit: POOL_MIN,
-          offset: 0,
-          exactTotal: false,
-          records: true,
-        })
-        .then((r) => r.hits)
-    : Promise.resolve([]);
-  const [lex, { vec, vecHead }, mpnHits, specHits] = await Promise.all([lexical, vector, mpn, specs]);
+  const [lex, { vec, vecHead }, mpnHits] = await Promise.all([lexical, vector, mpn]);
 
   // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
   // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
@@ -241,12 +229,37 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // theirs (other categories' parts may share more of the query's words). The hits carry their
   // category, so no record is read for this. The count is taken over the list's first POOL_MIN, the
   // same whatever the pool: the decision depends on the query, never on the page asked for.
+  const head = <T extends ScoredId>(l: readonly T[]): T[] => l.slice(0, POOL_MIN);
   let cat: TextHit[] = [];
   const namedSlugs = namedSet(named);
   if (within.length) {
     let inNamed = 0;
     for (const h of lex.slice(0, POOL_MIN)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
+  }
+
+  // Parts holding the parsed spec values (within the named categories, if any), whatever their text
+  // says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates so far (each
+  // list's first POOL_MIN, so the same on every page) meet every quantity constraint.
+  let specHits: TextHit[] = [];
+  const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
+  if (bySpec.length) {
+    const seen = new Map<number, PartRecord>();
+    for (const h of [...head(lex), ...head(vecHead), ...head(cat)]) if (h.record) seen.set(h.id, h.record);
+    let meeting = 0;
+    for (const p of seen.values()) if (u.specs.every((c) => satisfiesLoosely(p.specs, c))) meeting++;
+    if (meeting < SPEC_FILL) {
+      specHits = (
+        await engine.textSearch({
+          text: null,
+          filters: { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
+          limit: POOL_MIN,
+          offset: 0,
+          exactTotal: false,
+          records: true,
+        })
+      ).hits;
+    }
   }
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
@@ -264,7 +277,6 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   //     list found). Built from the first POOL_MIN of each list, it is the same for every page.
   //  2. for pages beyond POOL_MIN results only: the rest of the fusion of the whole lists (POOL_MAX each),
   //     up to POOL_MAX parts in all.
-  const head = (l: readonly ScoredId[]) => l.slice(0, POOL_MIN);
   const fusedHead = fuse(head(lex), head(vecHead), head(cat));
   const first = byScore(fusedHead).slice(0, POOL_MIN);
   const inFirst = new Set(first);
@@ -276,7 +288,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
   const records = new Map<number, PartRecord>();
-  for (const h of [...lex, ...cat, ...vec, ...specHits]) if (h.record) records.set(h.id, h.record);
+  for (const h of [...lex, ...cat, ...vec, ...vecHead, ...specHits]) if (h.record) records.set(h.id, h.record);
   const missing = [...first, ...second].filter((id) => !records.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 
