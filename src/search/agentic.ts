@@ -234,7 +234,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const namedSlugs = namedSet(named);
   if (within.length) {
     let inNamed = 0;
-    for (const h of lex.slice(0, POOL_MIN)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
+    for (const h of head(lex)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
   }
 
@@ -272,9 +272,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   });
 
   // The ranking comes in two blocks, each ranked on its own and the second appended to the first:
-  //  1. the POOL_MIN best of the fusion of each list's first POOL_MIN, every MPN hit and every part BM25
-  //     found within the named categories (they rank first; fused scores alone would cut parts only that
-  //     list found). Built from the first POOL_MIN of each list, it is the same for every page.
+  //  1. the POOL_MIN best of the fusion of each list's first POOL_MIN, every MPN hit, every part BM25
+  //     found within the named categories and every part found by spec value (fused scores alone would
+  //     cut parts only those lists found). Built from the first POOL_MIN of each list, it is the same
+  //     for every page.
   //  2. for pages beyond POOL_MIN results only: the rest of the fusion of the whole lists (POOL_MAX each),
   //     up to POOL_MAX parts in all.
   const fusedHead = fuse(head(lex), head(vecHead), head(cat));
