@@ -42,15 +42,16 @@ function buildView(meta: CatalogMeta): CatalogView {
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
   let sn: SpecNameIndex | null = null;
+  const specUnits = new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null]));
   return {
     meta,
     tree,
     manufacturers,
     lists: meta.lists,
-    specUnits: new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null])),
+    specUnits,
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
-    specNameIndex: () => (sn ??= specNameIndex((meta.specs ?? []).map((x) => x.name))),
+    specNameIndex: () => (sn ??= specNameIndex(specUnits.keys())),
   };
 }
 

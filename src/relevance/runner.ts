@@ -26,15 +26,16 @@
  * CONSTRAINT_SCAN_MAX parts; when the index is larger and the scan found fewer than 5 satisfying parts,
  * n is taken as 5 (the strict reading). share = satisfied / (queries with n >= 1).
  */
-import { createCategoryMatcher, type CategoryMatch, type CategoryMatcher } from '../catalog/match/categories.ts';
+import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
+import { createCatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import { orderCandidates } from '../http/routes/parts-search.ts';
 import { agenticSearch, constraintCount, constraintScore, type Fusion, type Retrieval } from '../search/agentic.ts';
 import { namedCategories, namedCategoryScore, namedSet } from '../search/named-categories.ts';
-import { specNameIndex, type SpecNameIndex } from '../search/spec-retrieval.ts';
+import type { SpecNameIndex } from '../search/spec-retrieval.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import { searchMpn } from '../search/mpn.ts';
 import type { RelevanceQuery } from './format.ts';
@@ -255,9 +256,10 @@ function finish(q: RelevanceQuery, slugs: string[], retrieval: Retrieval | null,
 /** Runs every query of a suite (sequentially, so timings are comparable) and averages the metrics. */
 export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunContext, file: string | null = null): Promise<SuiteResult> {
   const vectors = ctx.vectors ?? (await ctx.engine.info()).vectors;
-  const meta = await ctx.engine.meta();
-  const categories = meta ? createCategoryMatcher(meta.categories) : undefined;
-  const specNames = meta ? specNameIndex((meta.specs ?? []).map((x) => x.name)) : undefined;
+  // The live catalogue's matchers, from the same view the HTTP routes use.
+  const view = await createCatalogProvider(ctx.engine).get();
+  const categories = view?.categoryMatcher();
+  const specNames = view?.specNameIndex();
   const satisfying = await countSatisfying(ctx.engine, queries, categories);
   const results: QueryResult[] = [];
   for (const q of queries) {

@@ -203,8 +203,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
 
   const named = namedCategories(req.categories, req.query);
   const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
-  // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch); the rest (MPN hits) are
-  // read at the end.
+  // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch).
   const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
@@ -241,13 +240,21 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // Parts holding the parsed spec values (within the named categories, if any), whatever their text
   // says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates so far (each
   // list's first POOL_MIN, so the same on every page) meet every quantity constraint.
+  // The records that came with the hits, by id; the few others (MPN hits) are read at the end.
+  const records = new Map<number, PartRecord>();
+  const keep = (hits: readonly (TextHit | VectorHit)[]) => {
+    for (const h of hits) if (h.record) records.set(h.id, h.record);
+  };
+  for (const hits of [lex, vec, vecHead, cat]) keep(hits);
   let specHits: TextHit[] = [];
   const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
   if (bySpec.length) {
-    const seen = new Map<number, PartRecord>();
-    for (const h of [...head(lex), ...head(vecHead), ...head(cat)]) if (h.record) seen.set(h.id, h.record);
+    const heads = new Set([...head(lex), ...head(vecHead), ...head(cat)].map((h) => h.id));
     let meeting = 0;
-    for (const p of seen.values()) if (u.specs.every((c) => satisfiesLoosely(p.specs, c))) meeting++;
+    for (const id of heads) {
+      const p = records.get(id);
+      if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c))) meeting++;
+    }
     if (meeting < SPEC_FILL) {
       specHits = (
         await engine.textSearch({
@@ -259,6 +266,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
           records: true,
         })
       ).hits;
+      keep(specHits);
     }
   }
 
@@ -288,8 +296,6 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     fusedAll = fuse(lex, vec, cat);
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  const records = new Map<number, PartRecord>();
-  for (const h of [...lex, ...cat, ...vec, ...vecHead, ...specHits]) if (h.record) records.set(h.id, h.record);
   const missing = [...first, ...second].filter((id) => !records.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 

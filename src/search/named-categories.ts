@@ -47,12 +47,11 @@ export function namedSet(named: readonly CategoryMatch[]): Map<string, boolean> 
  * Whether a part's category is one of the named ones or under one (subtree-inclusive): 0 no, 1 yes,
  * 2 yes and that category's own name is what the query says (the finer tie-break).
  */
-export function namedCategoryScore(named: ReadonlyMap<string, boolean>, category: { slug: string; path: readonly { slug: string }[] } | null): 0 | 1 | 2 {
-  if (named.size === 0 || !category) return 0;
+export function namedCategoryScore(named: ReadonlyMap<string, boolean>, category: { slug: string } | null): 0 | 1 | 2 {
+  if (!category) return 0;
   let best: 0 | 1 | 2 = 0;
-  for (const slug of [category.slug, ...category.path.map((c) => c.slug)]) {
-    const exact = named.get(slug);
-    if (exact === undefined) continue;
+  for (const [slug, exact] of named) {
+    if (!underCategory(category.slug, slug)) continue;
     if (exact) return 2;
     best = 1;
   }

@@ -15,9 +15,8 @@ import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { buildRealSuites, type RealSuites } from '../../src/relevance/real-suites.ts';
 import type { Metrics } from '../../src/relevance/metrics.ts';
 import { runSuite } from '../../src/relevance/runner.ts';
-import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';
+import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
-import { specNameIndex } from '../../src/search/spec-retrieval.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
 import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
 
@@ -117,9 +116,9 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
   // Ordinary queries outside the suites, where naming a category must not push aside parts that meet the
   // query (a category "Fuse" beside "Fuses"; "inductor" only resembling "Power Inductors").
   it('answers ordinary queries sensibly on the real catalogue (lexical agentic search)', async () => {
-    const meta = (await engine.meta())!;
-    const categories = createCategoryMatcher(meta.categories);
-    const specNames = specNameIndex((meta.specs ?? []).map((x) => x.name));
+    const view = (await createCatalogProvider(engine).get())!;
+    const categories = view.categoryMatcher();
+    const specNames = view.specNameIndex();
     const top = async (query: string, limit = 5) =>
       (await agenticSearch(engine, null, false, { query, limit, offset: 0, filters: { status: ['active'] }, categories, specNames })).parts;
     const fuses = await top('1A fuse 1206', 1);
