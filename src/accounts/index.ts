@@ -7,5 +7,5 @@ export { createRedisThrottle } from './redis-throttle.ts';
 export { createGate, type Admission, type AdmitRequest, type Gate } from './gate.ts';
 export { createRedisGate } from './redis-gate.ts';
 export { connectRedis, purgeRedisPrefix } from './redis-util.ts';
-export { KEY_PREFIX, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey } from './keys.ts';
+export { KEY_PREFIX, displayPrefix, generateKeySecret, hashKey, looksLikeKey } from './keys.ts';
 export { DEFAULT_CREDIT_MICROS, DuplicateAccountNameError, UnknownAccountError } from './validate.ts';

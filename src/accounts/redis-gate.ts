@@ -36,7 +36,6 @@ const ADMIT = `
 -- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests (-1: not counted).
 ${CLOCK_LUA}
 local now = clock(ARGV[1])
-local nowS = string.format('%.17g', now)
 ${WINDOWS_LUA}
 local keys, accts, reqs, reqOrder = {}, {}, {}, {}
 local out = {}

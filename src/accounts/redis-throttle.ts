@@ -22,19 +22,24 @@ end
 `;
 
 /**
- * Lua: the sliding windows of one batch of hits at the time `now` (a local the script defines first,
- * with `nowS`, its string form). `window_open(key, window)` trims a bucket's window and reads it once;
+ * Lua: the sliding windows of one batch of hits at the time `now` (a local the script defines first;
+ * `nowS` is its string form). `window_open(key, window)` trims a bucket's window and reads it once;
  * `window_hit(b, limit, member)` decides one hit as if alone (admitted when fewer than `limit` are in
  * the window; returns 1/0); `window_oldest(b)` is the oldest counted request (now when none);
- * `windows_close()` writes the admitted entries and the expiries, once per bucket. Used by HIT (a batch
+ * `windows_close()` writes the admitted entries and the expiries, once per bucket (the newest entry is
+ * read only for a bucket that took one, so refused hits cost no more than the trim and the reads). Used by HIT (a batch
  * of one) and by the gate's admission script (src/accounts/redis-gate.ts).
  */
 export const WINDOWS_LUA = `
+local nowS = string.format('%.17g', now)
 local windows, windowOrder = {}, {}
 local function window_flush(b)
   if #b.add > 0 then
     redis.call('ZADD', b.key, unpack(b.add))
-    redis.call('PEXPIRE', b.key, math.ceil(b.window + math.max(0, b.newest - now)))
+    local newest = now
+    local last = redis.call('ZRANGE', b.key, -1, -1, 'WITHSCORES')
+    if last[2] then newest = math.max(now, tonumber(last[2])) end
+    redis.call('PEXPIRE', b.key, math.ceil(b.window + math.max(0, newest - now)))
     b.add = {}
   end
 end
@@ -43,11 +48,9 @@ local function window_open(key, window)
   if b and b.window == window then return b end
   if b then window_flush(b) else windowOrder[#windowOrder + 1] = key end
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', now - window))
-  b = {key = key, window = window, count = redis.call('ZCARD', key), add = {}, newest = now}
+  b = {key = key, window = window, count = redis.call('ZCARD', key), add = {}}
   local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
   if first[2] then b.oldest = tonumber(first[2]) end
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  if last[2] then b.newest = math.max(now, tonumber(last[2])) end
   windows[key] = b
   return b
 end
@@ -71,7 +74,6 @@ const HIT = `
 -- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock), member
 ${CLOCK_LUA}
 local now = clock(ARGV[3])
-local nowS = string.format('%.17g', now)
 ${WINDOWS_LUA}
 local b = window_open(KEYS[1], tonumber(ARGV[2]))
 local allowed = window_hit(b, tonumber(ARGV[1]), ARGV[4])

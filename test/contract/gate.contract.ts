@@ -56,6 +56,19 @@ export function gateContract(name: string, open: () => Promise<GateUnderTest>): 
       expect(seen.map((a) => a.requests)).toEqual([1, 2, 3, null]); // a refused request is not counted
     });
 
+    it('takes the keyed hash the guard already derived (as the guard always passes it)', async () => {
+      const { account, secret } = await newKey(2);
+      const r = req(secret, { keyHash: t.store.keyHash(secret) });
+      const seen = [];
+      for (let i = 0; i < 3; i++) seen.push(await t.gate.admit(r));
+      expect(seen.map((a) => a.throttle.allowed)).toEqual([true, true, false]);
+      expect(seen.map((a) => a.auth?.account.id)).toEqual([account.id, account.id, account.id]);
+      // a malformed secret: no hash, refused, still throttled
+      const bad = await t.gate.admit(req('not-a-key', { keyHash: null }));
+      expect(bad.auth).toBeNull();
+      expect(bad.throttle.allowed).toBe(true);
+    });
+
     it('a burst admitted together is decided in arrival order, as one admission after another', async () => {
       const a = await newKey(5);
       const b = await newKey(2);

@@ -34,39 +34,38 @@ interface Credential {
   bucket: string;
 }
 
-/**
- * The last credential seen on each connection. Clients send the same header on every request of a
- * keep-alive connection, and deriving the keyed hash and the bucket is two SHA-256 computations (about
- * 4 µs, a sixth of a cheap guarded request); a repeat costs one constant-time comparison of the header
- * bytes instead (timingSafeEqual: a connection shared by several clients behind a proxy learns nothing
- * from its timing). Only derived values are remembered: authentication itself runs on every request.
- */
-const lastCredential = new WeakMap<object, Credential>();
-
-function credentialOf(s: AppServices, connection: object, header: string): Credential {
-  const raw = Buffer.from(header, 'utf8');
-  const last = lastCredential.get(connection);
-  if (last && last.header.length === raw.length && timingSafeEqual(last.header, raw)) return last;
-  const secret = BEARER.exec(header)?.[1] ?? null;
-  const keyHash = secret === null ? null : s.accounts.keyHash(secret);
-  // A well-formed key is throttled by its keyed hash (so "Bearer" and "bearer" are one bucket); anything
-  // else by a hash of the whole header.
-  const bucket = keyHash !== null ? `key:${keyHash.slice(0, 32)}` : `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`;
-  const c: Credential = { header: raw, secret, keyHash, bucket };
-  lastCredential.set(connection, c);
-  return c;
-}
-
 export function createGuard(s: AppServices) {
   const billing = s.config.billing;
   const gate = s.gate ?? createGate(s.accounts, s.throttle);
+  /**
+   * The last credential seen on each connection. Clients send the same header on every request of a
+   * keep-alive connection, and deriving the keyed hash and the bucket is two SHA-256 computations; a
+   * repeat costs one constant-time comparison of the header bytes instead (timingSafeEqual: a connection
+   * shared by several clients behind a proxy learns nothing from its timing). Only derived values are
+   * remembered: authentication itself runs on every request. Per guard, since the keyed hash depends
+   * on its account store's pepper.
+   */
+  const lastCredential = new WeakMap<object, Credential>();
+  function credentialOf(connection: object, header: string): Credential {
+    const raw = Buffer.from(header, 'utf8');
+    const last = lastCredential.get(connection);
+    if (last && last.header.length === raw.length && timingSafeEqual(last.header, raw)) return last;
+    const secret = BEARER.exec(header)?.[1] ?? null;
+    const keyHash = secret === null ? null : s.accounts.keyHash(secret);
+    // A well-formed key is throttled by its keyed hash (so "Bearer" and "bearer" are one bucket); anything
+    // else by a hash of the whole header.
+    const bucket = keyHash !== null ? `key:${keyHash.slice(0, 32)}` : `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`;
+    const c: Credential = { header: raw, secret, keyHash, bucket };
+    lastCredential.set(connection, c);
+    return c;
+  }
   return (route: RouteSpec) => {
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
     const access = route.access;
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
     return async (ctx: Context, next: Next) => {
       const header = ctx.get('Authorization');
-      const cred = header ? credentialOf(s, ctx.req.socket, header) : null;
+      const cred = header ? credentialOf(ctx.req.socket, header) : null;
       const period = currentPeriod();
       // The throttle counts the request whatever the key turns out to be (see the gate).
       const { throttle: t, auth, requests } = await gate.admit({
