@@ -78,4 +78,21 @@ describe.each([
       }
     }
   }, 60_000);
+
+  it('text search within a rare category (the plain-join path of selective filters) gives each hit its category', async () => {
+    const facets = await engine.facets({ text: null, filters: {}, size: 100 });
+    const rare = [...facets.categories].sort((a, b) => a.count - b.count)[0]!;
+    const [member] = await engine.getParts((await engine.textSearch({ text: null, filters: { categories: [rare.slug] }, limit: 1, offset: 0 })).hits.map((h) => h.id));
+    // the commonest word of a rare part's description (or of its category's name): few of the ranked rows pass the filter
+    let word = '';
+    let most = 0;
+    for (const w of `${member!.description} ${member!.category!.name}`.split(/[^A-Za-z]+/).filter((x) => x.length >= 4)) {
+      const n = (await engine.textSearch({ text: w, filters: {}, limit: 1, offset: 0 })).total;
+      if (n > most) [word, most] = [w, n];
+    }
+    expect(most).toBeGreaterThan(20 * rare.count);
+    const hits = (await engine.textSearch({ text: word, filters: { categories: [rare.slug] }, limit: 10, offset: 0, exactTotal: false })).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.map((h) => h.category)).toEqual(hits.map(() => rare.slug));
+  });
 });

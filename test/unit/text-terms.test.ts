@@ -3,7 +3,7 @@ import { textTokens } from '../../src/engines/text-tokens.ts';
 import { orMatch, textTerms } from '../../src/engines/sqlite/text.ts';
 
 
-describe('query terms (text-tokens.ts)', () => {
+describe('query terms (sqlite/text.ts textTerms, over text-tokens.ts tokens)', () => {
   it('keeps a hyphenated compound together as a phrase of its words', () => {
     expect(textTerms('3.3V LDO SOT-23-5')).toEqual([['3.3v'], ['ldo'], ['sot', '23', '5']]);
     expect(textTerms('n-channel mosfet (SOT-23)')).toEqual([['n', 'channel'], ['mosfet'], ['sot', '23']]);

@@ -65,7 +65,6 @@ interface Entry {
 
 interface Scored {
   entry: Entry;
-  exact: boolean;
   quality: number;
   rank: number;
   confidence: number;
@@ -196,7 +195,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
       const quality = exact ? 1 : queryCov * (0.55 + 0.45 * nameCov);
       const rank = exact ? 1.01 : quality * (0.94 + 0.06 * e.popularity);
       const confidence = exact ? 100 : Math.min(99, Math.round(100 * rank));
-      if (confidence >= CATEGORY_FLOOR) scored.push({ entry: e, exact, quality, rank, confidence });
+      if (confidence >= CATEGORY_FLOOR) scored.push({ entry: e, quality, rank, confidence });
     }
     return rankGroups(scored, limit);
   }
@@ -228,7 +227,7 @@ function rankGroups(scored: Scored[], limit: number): CategoryMatch[] {
   for (const g of ranked) {
     for (const m of g.members) {
       if (out.length >= limit) return out;
-      out.push({ slug: m.entry.slug, confidence: g.confidence, exact: m.exact });
+      out.push({ slug: m.entry.slug, confidence: g.confidence, exact: m.confidence === 100 }); // only an exact name scores 100
     }
   }
   return out;

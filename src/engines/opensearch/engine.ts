@@ -19,7 +19,7 @@ import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
-import { page, type SearchResponse } from './paging.ts';
+import { page, recordOf, type SearchResponse } from './paging.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
 import {
@@ -205,12 +205,15 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const { total, hits } = await page(search, body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
     return {
       total,
-      hits: hits.map((h) => ({
-        id: Number(h._id),
-        score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
-        category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
-        ...(req.records && h._source?.record ? { record: h._source.record as PartRecord } : {}),
-      })),
+      hits: hits.map((h) => {
+        const record = req.records ? recordOf(h) : undefined;
+        return {
+          id: Number(h._id),
+          score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
+          category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
+          ...(record ? { record } : {}),
+        };
+      }),
     };
   }
 
@@ -226,12 +229,11 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
   async function knn(vector: Float32Array, k: number, filters: EngineFilters, opts: { records?: boolean } = {}): Promise<VectorHit[]> {
     open();
     if (k <= 0 || !(await hasVectors())) return [];
-    const r = await search(knnQuery(vector, Math.min(k, MAX_K), filters, opts.records === true));
-    return (r?.hits.hits ?? []).slice(0, k).map((h) => ({
-      id: Number(h._id),
-      score: cosineFromScore(h._score ?? 0),
-      ...(opts.records && h._source?.record ? { record: h._source.record as PartRecord } : {}),
-    }));
+    const r = await search({ ...knnQuery(vector, Math.min(k, MAX_K), filters), ...(opts.records ? { _source: ['record'] } : {}) });
+    return (r?.hits.hits ?? []).slice(0, k).map((h) => {
+      const record = opts.records ? recordOf(h) : undefined;
+      return { id: Number(h._id), score: cosineFromScore(h._score ?? 0), ...(record ? { record } : {}) };
+    });
   }
 
   async function facets(req: FacetRequest): Promise<FacetResult> {
@@ -272,7 +274,8 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
   async function partWhere(filter: Dsl[]): Promise<PartRecord | null> {
     const r = await search({ size: 1, track_total_hits: false, _source: ['record'], query: { bool: { filter } }, sort: [{ id: 'asc' }] });
-    return (r?.hits.hits[0]?._source?.record as PartRecord | undefined) ?? null;
+    const hit = r?.hits.hits[0];
+    return (hit && recordOf(hit)) ?? null;
   }
 
   async function getPartBySlug(mfr: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null> {

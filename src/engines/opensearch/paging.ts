@@ -1,4 +1,5 @@
 /** Search responses of the OpenSearch adapter, and paging through them beyond the result window. */
+import type { PartRecord } from '../../catalog/part.ts';
 import type { Dsl } from './filters.ts';
 
 export interface Hit {
@@ -8,6 +9,11 @@ export interface Hit {
   fields?: Record<string, unknown[]>;
   sort?: unknown[];
 }
+/** The part record a hit carries when the search asked for `_source: ["record"]`. */
+export function recordOf(h: Hit): PartRecord | undefined {
+  return (h._source?.record as PartRecord | undefined) ?? undefined;
+}
+
 export interface SearchResponse {
   hits: { total?: { value: number; relation: string }; hits: Hit[] };
   aggregations?: Record<string, unknown>;

@@ -206,11 +206,11 @@ export const STOCK_ORDER: Dsl[] = [{ stock: 'desc' }, { id: 'asc' }];
 // kNN
 
 /** Lucene efficient filtering: the filter sits inside the knn clause and is applied during the search. */
-export function knnQuery(vector: Float32Array, k: number, filters: EngineFilters, records = false): Dsl {
+export function knnQuery(vector: Float32Array, k: number, filters: EngineFilters): Dsl {
   const clause: Dsl = { vector: Array.from(vector), k };
   const f = filterQuery(filters);
   if (f) clause.filter = f;
-  return { size: k, track_total_hits: false, _source: records ? ['record'] : false, query: { knn: { [VECTOR_FIELD]: clause } } };
+  return { size: k, track_total_hits: false, _source: false, query: { knn: { [VECTOR_FIELD]: clause } } };
 }
 
 /** Lucene cosinesimil scores are (1 + cos) / 2; the port wants the cosine itself. */

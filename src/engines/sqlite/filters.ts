@@ -33,13 +33,11 @@ export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
   // part let SQLite walk the (name, min, max) range once per candidate part: seconds for one range
   // filter over 29k parts.
   for (const s of f.specs ?? []) {
-    const names = typeof s.name === 'string' ? [s.name] : [...s.name];
-    const nameCond = () => `s.name IN (${placeholders(names, params)})`;
+    const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, params)})`;
     if ('values' in s) {
-      const named = nameCond();
       parts.push(`p.rowid IN (SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, params)}))`);
     } else {
-      const conds = [nameCond(), 's.min IS NOT NULL'];
+      const conds = [named, 's.min IS NOT NULL'];
       const r = s.range;
       if (r.gte !== undefined) (conds.push('s.min >= ?'), params.push(r.gte));
       if (r.gt !== undefined) (conds.push('s.min > ?'), params.push(r.gt));

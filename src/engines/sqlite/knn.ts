@@ -7,6 +7,7 @@ import type { EngineFilters, ScoredId } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
 import { loadVectorMatrix, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
+import { nextWindow } from './window.ts';
 
 /** sqlite-vec's largest k for a vec0 KNN query. */
 const KNN_WINDOW_MAX = 4096;
@@ -50,7 +51,7 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
       const kept = rows.filter((r) => pass.has(Number(r.id)));
       if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
       if (n >= most) break;
-      n = Math.min(most, Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length))));
+      n = Math.min(most, nextWindow(n, k, kept.length));
     }
     const rows = stmt(
       `SELECT part_id AS id, vec_distance_cosine(embedding, ?) AS distance FROM ${t.vec} WHERE part_id IN (SELECT p.id FROM ${t.parts} p WHERE ${f.sql}) ORDER BY distance, part_id LIMIT ?`,

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
+import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
 
@@ -98,8 +99,8 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
       // Selective filters (under 1 in 20 rows passed: a list, a narrow spec range) are better applied by
       // SQLite inside the join than over ever larger windows of ranked rows: to the plain join.
       if (kept.length * SELECTIVE_PASS_RATE < rows.length) break;
-      // Too few passed the filters: once more, grown by their observed rate (at least fourfold).
-      n = Math.max(4 * n, Math.ceil((1.5 * n * k) / Math.max(1, kept.length)));
+      // Too few passed the filters: once more, in a larger window.
+      n = nextWindow(n, k, kept.length);
     }
     // Selective filters: join every match and let SQLite filter before it sorts.
     return stmt(
