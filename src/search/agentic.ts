@@ -20,8 +20,9 @@
  *            src/search/families.ts); then parts satisfying more of the parsed constraints; then parts
  *            holding more of the asked values themselves (a 20 V MOSFET before a 100 V one for "20V
  *            mosfet", where the rating reading accepts both; not for a stated comparison such as "< 10mΩ"), first under the spec
- *            names the query was read as, then under any name of the value's unit; then parts of the
- *            category named by its exact name; fusion orders the rest
+ *            names the query was read as, then under any name of the value's unit; then parts in the
+ *            package the query names exactly ("TO-252" before "TO-252-2", which the package constraint
+ *            also accepts); then parts of the category named by its exact name; fusion orders the rest
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1, at any depth.
  *
  * `available_specs` counts, for every spec name, the parts of the first block (the first 100-odd
@@ -172,6 +173,13 @@ export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
   return n;
 }
 
+/** Whether the part's package is one the query names exactly ("TO-252" before a "TO-252-2" that the package check also accepts). */
+export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
+  if (!u.packages.length || !p.package) return 0;
+  const pkg = p.package.toUpperCase().replace(/\s+/g, '');
+  return u.packages.includes(pkg) ? 1 : 0;
+}
+
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
 export function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
   if (!filter?.length) return [...named];
@@ -311,6 +319,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         c: constraintScore(u, p, true),
         t: targetHits(u, p),
         v: valueHits(u, p),
+        pe: packageExact(u, p),
         m: mpnRank.get(p.id),
         f: fused.get(p.id) ?? 0,
       }))
@@ -319,7 +328,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
         const inA = a.cat > 0 ? 1 : 0;
         const inB = b.cat > 0 ? 1 : 0;
-        return inB - inA || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
+        return inB - inA || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
       })
       .map((x) => x.p);
   const top = rank(first, fusedHead);

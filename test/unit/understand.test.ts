@@ -7,7 +7,7 @@ import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-voca
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
-import { targetHits, valueHits } from '../../src/search/agentic.ts';
+import { constraintScore, packageExact, targetHits, valueHits } from '../../src/search/agentic.ts';
 import type { PartRecord } from '../../src/catalog/part.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -586,6 +586,17 @@ describe('satisfies', () => {
     const bare = understandQuery('1.6mV op amp');
     expect([bare.specs[0]!.kind, bare.specs[0]!.stated]).toEqual(['at_most', undefined]);
     expect(targetHits(bare, part([spec('Input Offset Voltage (Vos)', '1.6mV', 0.0016, 'V')]))).toBe(1);
+  });
+
+  it('tells the package the query names exactly from a variant the package check also accepts (packageExact)', () => {
+    const u = understandQuery('35V 12V TO-252 linear voltage regulators');
+    expect(u.packages).toEqual(['TO-252']);
+    const part = (pkg: string | null) => ({ specs: [], package: pkg, description: '' }) as unknown as PartRecord;
+    // both satisfy the package constraint (a TO-252-2 is a TO-252 variant) ...
+    expect([constraintScore(understandQuery('TO-252'), part('TO-252')), constraintScore(understandQuery('TO-252'), part('TO-252-2'))]).toEqual([1, 1]);
+    // ... the exact one ranks first
+    expect([packageExact(u, part('TO-252')), packageExact(u, part('to-252 ')), packageExact(u, part('TO-252-2')), packageExact(u, part(null))]).toEqual([1, 1, 0, 0]);
+    expect(packageExact(understandQuery('12V regulator'), part('TO-252'))).toBe(0);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
