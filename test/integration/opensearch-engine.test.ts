@@ -409,10 +409,16 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
   }, T);
 
   it('swaps the alias to a new version, keeps one previous version and rolls back', async () => {
-    const loader = await engine.beginLoad({ embeddingDims: null });
+    // This engine remembers that the live version has vectors; another process (a second engine) then
+    // makes a lexical-only version live: kNN answers no hits (the field is unmapped), it does not fail.
+    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3);
+    const other = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+    const loader = await other.beginLoad({ embeddingDims: null });
     const rest = parts.slice(1);
     expect(await loader.write(rest)).toEqual([]);
     const { version: v2, count } = await loader.finish(meta(rest.length), rest.length);
+    await other.close();
+    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
     expect(count).toBe(9);
     expect(v2).not.toBe(v1);
     expect(await aliasTarget(prefix)).toEqual([v2]);
@@ -424,6 +430,7 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     expect(await engine.rollback()).toEqual({ from: v2, to: v1 });
     expect(await aliasTarget(prefix)).toEqual([v1]);
     expect(await engine.info()).toMatchObject({ version: v1, previous: v2, parts: 10, vectors: true });
+    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3); // the rollback forgot "no vectors"
     expect((await engine.meta())?.version).toBe(v1);
     expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toHaveLength(1);
 

@@ -40,6 +40,8 @@ export interface OpenSearchEngineOptions {
 
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
+/** How long knn() trusts its last look at whether the live version maps the vector field. */
+const VECTOR_CHECK_TTL_MS = 1000;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
@@ -226,10 +228,31 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return Object.values(r ?? {}).some((m) => m.mappings && VECTOR_FIELD in m.mappings);
   }
 
+  /**
+   * Whether the live version maps the vector field, remembered for VECTOR_CHECK_TTL_MS (the catalogue
+   * view's refresh interval): asked on every call, the mapping request was a round trip in front of every
+   * kNN request. A version swap by this engine forgets it; after a swap elsewhere to a lexical-only
+   * version, the kNN request fails on the unmapped field, answers no hits and forgets it too.
+   */
+  let vectorCheck: { at: number; has: boolean } | null = null;
+  async function liveHasVectors(): Promise<boolean> {
+    if (vectorCheck && Date.now() - vectorCheck.at < VECTOR_CHECK_TTL_MS) return vectorCheck.has;
+    const has = await hasVectors();
+    vectorCheck = { at: Date.now(), has };
+    return has;
+  }
+
   async function knn(vector: Float32Array, k: number, filters: EngineFilters, opts: { records?: boolean } = {}): Promise<VectorHit[]> {
     open();
-    if (k <= 0 || !(await hasVectors())) return [];
-    const r = await search({ ...knnQuery(vector, Math.min(k, MAX_K), filters), ...(opts.records ? { _source: ['record'] } : {}) });
+    if (k <= 0 || !(await liveHasVectors())) return [];
+    let r: SearchResponse | null;
+    try {
+      r = await search({ ...knnQuery(vector, Math.min(k, MAX_K), filters), ...(opts.records ? { _source: ['record'] } : {}) });
+    } catch (e) {
+      if (!(e instanceof OpenSearchError && e.status === 400 && JSON.stringify(e.body).includes('is not knn_vector type'))) throw e;
+      vectorCheck = null;
+      return [];
+    }
     return (r?.hits.hits ?? []).slice(0, k).map((h) => {
       const record = opts.records ? recordOf(h) : undefined;
       return { id: Number(h._id), score: cosineFromScore(h._score ?? 0), ...(record ? { record } : {}) };
@@ -349,7 +372,18 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     getPartBySlug,
     async beginLoad(o) {
       await init();
-      return createOpenSearchLoader({ client, names }, o.embeddingDims);
+      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims);
+      // The finished load swaps the live version: what was remembered of the old one goes.
+      const finish = loader.finish.bind(loader);
+      return Object.assign(loader, {
+        async finish(m: CatalogMeta, expected: number) {
+          try {
+            return await finish(m, expected);
+          } finally {
+            vectorCheck = null;
+          }
+        },
+      });
     },
     async rollback() {
       await init();
@@ -358,6 +392,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       await swapAlias(client, names, p.live, p.previous);
       await writePointers(client, names, p.previous, p.live);
       metaCache = null;
+      vectorCheck = null;
       return { from: p.live, to: p.previous };
     },
     async setListMembership(listId, partIds) {
