@@ -1,7 +1,8 @@
 /**
  * SQLite filtered kNN (engine.ts `knn`): an exact scan (usearch over the vectors in memory, or vec0's
- * KNN) for the nearest n vectors, the filters applied to those, n grown until k pass, and with vec0,
- * past its largest k, an exact scan of the filtered set. Checked against brute force over every part that passes the filters, on 6,000 generated parts
+ * KNN) for the nearest n vectors, the filters applied to those, n grown until k pass; with the vectors
+ * in memory and a selective filter, the distances of the filtered set itself; with vec0, past its
+ * largest k, an exact scan of the filtered set. Checked against brute force over every part that passes the filters, on 6,000 generated parts
  * (more than vec0's largest k, so every path runs) with deterministic pseudo-random 8-dim vectors.
  */
 import path from 'node:path';
@@ -67,7 +68,15 @@ describe.each([
     const rare = byCount[0]!;
     const large = byCount[byCount.length - 1]!;
     expect(rare.count).toBeLessThan(60); // 6,000 parts and n >= 64: passes grow n, up to the exact scan
-    const cases: EngineFilters[] = [{}, { status: ['active'] }, { categories: [large.slug] }, { categories: [rare.slug] }, { categories: [rare.slug], status: ['obsolete'] }];
+    // Sets (an approved list, a spec value) go through the probe form of the filters (filters.ts).
+    const list = (await engine.meta())!.lists[0]!.list_id;
+    const specs = await engine.facets({ text: null, filters: { categories: [large.slug] }, specValues: [], size: 5 });
+    const specName = Object.keys(specs.specNames)[0]!;
+    const value = (await engine.facets({ text: null, filters: { categories: [large.slug] }, specValues: [specName], size: 1 })).specValues[specName]!.values[0]!.value;
+    const cases: EngineFilters[] = [
+      {}, { status: ['active'] }, { categories: [large.slug] }, { categories: [rare.slug] }, { categories: [rare.slug], status: ['obsolete'] },
+      { lists: [list] }, { lists: [list], status: ['active'] }, { specs: [{ name: specName, values: [value] }] },
+    ];
     for (const [i, filters] of cases.entries()) {
       for (const seed of ['a', 'b']) {
         const q = vectorOf(`query ${seed} ${i}`);

@@ -184,7 +184,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
     if (match) {
-      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
+      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, filterSql(req.filters, t, { probe: true }), offset + limit).slice(offset) : []);
       if (req.exactTotal === false) return { total: offset + hits.length, hits };
       const total = (
         stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(

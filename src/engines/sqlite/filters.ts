@@ -18,16 +18,23 @@ function placeholders(values: readonly unknown[], params: unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
-export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
+/**
+ * `probe`: the condition checks given rows (a window of candidate ids joined to the parts table) rather
+ * than selecting them: the set conditions are written `+p.rowid IN (...)`, so that SQLite tests each row
+ * against the set, built once, instead of seeking every (candidate, set member) pair through an index
+ * (27 ms against 0.2 ms for 200 candidates and a 755-part list).
+ */
+export function filterSql(f: EngineFilters, t: VersionTables, opts: { probe?: boolean } = {}): SqlCondition {
   const parts: string[] = [];
   const params: unknown[] = [];
+  const rowIn = opts.probe ? '+p.rowid IN' : 'p.rowid IN';
   if (f.status?.length) parts.push(`p.status IN (${placeholders(f.status, params)})`);
   if (f.categories?.length) parts.push(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) {
     parts.push(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   }
   if (f.manufacturers?.length) parts.push(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
-  if (f.lists?.length) parts.push(`p.rowid IN (SELECT m.prow FROM ${t.members} m WHERE m.list_id IN (${placeholders(f.lists, params)}))`);
+  if (f.lists?.length) parts.push(`${rowIn} (SELECT m.prow FROM ${t.members} m WHERE m.list_id IN (${placeholders(f.lists, params)}))`);
   // List and spec conditions are uncorrelated `rowid IN (...)` sets, read once through the members
   // primary key and the specs' (name, value) and (name, min, max) indexes. A correlated EXISTS per
   // part let SQLite walk the (name, min, max) range once per candidate part: seconds for one range
@@ -35,7 +42,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
   for (const s of f.specs ?? []) {
     const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, params)})`;
     if ('values' in s) {
-      parts.push(`p.rowid IN (SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, params)}))`);
+      parts.push(`${rowIn} (SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, params)}))`);
     } else {
       const conds = [named, 's.min IS NOT NULL'];
       const r = s.range;
@@ -43,7 +50,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): SqlCondition {
       if (r.gt !== undefined) (conds.push('s.min > ?'), params.push(r.gt));
       if (r.lte !== undefined) (conds.push('s.max <= ?'), params.push(r.lte));
       if (r.lt !== undefined) (conds.push('s.max < ?'), params.push(r.lt));
-      parts.push(`p.rowid IN (SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')})`);
+      parts.push(`${rowIn} (SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')})`);
     }
   }
   if (f.inStock) parts.push('p.stock > 0');

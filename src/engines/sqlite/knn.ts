@@ -6,11 +6,16 @@ import type Database from 'better-sqlite3';
 import type { EngineFilters, ScoredId } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
-import { loadVectorMatrix, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
+import { loadVectorMatrix, nearestAmong, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
 import { nextWindow } from './window.ts';
 
 /** sqlite-vec's largest k for a vec0 KNN query. */
 const KNN_WINDOW_MAX = 4096;
+/**
+ * Largest share of the vectors a filter may pass for knn() to read the passing parts and compute
+ * their distances directly, when the first window did not hold k of them.
+ */
+const SET_SCAN_SHARE = 1 / 8;
 
 export function createKnn(db: Database.Database, stmt: (sql: string) => Database.Statement, memoryVectors: boolean) {
   /** The vectors of the version last asked for, keyed by its vec table (a new version reloads). */
@@ -28,7 +33,9 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
    * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
    * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
    * observed pass rate) until k pass or n covers every vector, and the result is then exact: every
-   * part nearer than the n-th vector was looked at. With vec0, whose largest k is KNN_WINDOW_MAX,
+   * part nearer than the n-th vector was looked at. With the vectors in memory, a filter that the first
+   * window shows to be selective and that passes at most SET_SCAN_SHARE of the parts is answered from
+   * the passing parts' own distances (exact too). With vec0, whose largest k is KNN_WINDOW_MAX,
    * selective filters are answered by computing the distance of every filtered part (a vector lookup
    * each, about 15 µs).
    */
@@ -44,12 +51,23 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     const most = m ? m.ids.length : KNN_WINDOW_MAX;
     const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
     if (f.sql === '1') return scored(near(Math.min(k, most)));
-    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j JOIN ${t.parts} p ON p.id = j.value WHERE ${f.sql}`).pluck();
-    for (let n = Math.min(most, Math.max(64, 2 * k)); ; ) {
+    // The window's ids drive the check, each tested against the filters (CROSS JOIN: the outer loop;
+    // filterSql's probe form). Otherwise SQLite walked a list or spec set and scanned the whole JSON
+    // array once per member: 1.75 s for a 755-part list by the time the window held 29k vectors.
+    const probe = filterSql(filters, t, { probe: true });
+    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.id = j.value WHERE ${probe.sql}`).pluck();
+    for (let n = Math.min(most, Math.max(64, 2 * k)), first = true; ; first = false) {
       const rows = near(n);
-      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
+      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...probe.params) as number[]).map(Number));
       const kept = rows.filter((r) => pass.has(Number(r.id)));
       if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
+      if (m && first) {
+        // A selective filter would grow the window towards every vector: when at most SET_SCAN_SHARE of
+        // the parts pass, compute their own distances instead (exact as well).
+        const cap = Math.max(k, Math.floor(most * SET_SCAN_SHARE));
+        const ids = stmt(`SELECT p.id FROM ${t.parts} p WHERE ${f.sql} LIMIT ?`).pluck().all(...f.params, cap + 1) as number[];
+        if (ids.length <= cap) return scored(nearestAmong(m, vector, ids.map(Number), k));
+      }
       if (n >= most) break;
       n = Math.min(most, nextWindow(n, k, kept.length));
     }

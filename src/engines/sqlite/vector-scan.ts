@@ -28,6 +28,8 @@ export interface VectorMatrix {
   ids: Float64Array;
   data: Float32Array;
   dims: number;
+  /** Row of each part id, built on first use by nearestAmong. */
+  rowOf?: Map<number, number>;
 }
 
 /** Reads a vec0 table (part_id, embedding) into memory; null when it is empty. */
@@ -63,4 +65,34 @@ export function nearestRows(m: VectorMatrix, q: Float32Array, n: number): { id: 
   const out: { id: number; distance: number }[] = [];
   for (let i = 0; i < r.keys.length; i++) out.push({ id: m.ids[Number(r.keys[i])]!, distance: r.distances[i]! });
   return out;
+}
+
+/**
+ * The n nearest of the given parts to `q` by cosine distance (1 - cosine), nearest first, ties by id;
+ * parts without a vector are left out. For small sets (a selective filter): one dot product a part.
+ */
+export function nearestAmong(m: VectorMatrix, q: Float32Array, ids: readonly number[], n: number): { id: number; distance: number }[] {
+  if (!m.rowOf) {
+    m.rowOf = new Map();
+    for (let i = 0; i < m.ids.length; i++) m.rowOf.set(m.ids[i]!, i);
+  }
+  const d = m.dims;
+  let qq = 0;
+  for (let j = 0; j < d; j++) qq += q[j]! * q[j]!;
+  const out: { id: number; distance: number }[] = [];
+  for (const id of ids) {
+    const row = m.rowOf.get(id);
+    if (row === undefined) continue;
+    const o = row * d;
+    let dot = 0;
+    let vv = 0;
+    for (let j = 0; j < d; j++) {
+      const x = m.data[o + j]!;
+      dot += q[j]! * x;
+      vv += x * x;
+    }
+    const norm = Math.sqrt(qq * vv);
+    out.push({ id, distance: norm === 0 ? 1 : 1 - dot / norm });
+  }
+  return out.sort((a, b) => a.distance - b.distance || a.id - b.id).slice(0, n);
 }
