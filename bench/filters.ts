@@ -4,7 +4,9 @@
  * (SEARCH_ENGINE, PARTSEARCH_DATA_DIR / OPENSEARCH_URL + OPENSEARCH_INDEX_PREFIX). The filters come
  * from the index itself: its three spec names held by the most parts that have a unit, the most common
  * value of each (a value filter) and the lower half of its numeric extent (a range filter); its largest
- * approved list. Writes bench/results/filters-<engine>-<parts>.json.
+ * approved list. With vectors and a model, also kNN (k = 100, what agentic search asks for) of one
+ * query embedding under the status filter alone, that list, the largest category and a category of
+ * 50-100 parts. Writes bench/results/filters-<engine>-<parts>.json.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/filters.ts [--rounds 20]
  */
@@ -14,11 +16,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/composition.ts';
 import { loadConfig } from '../src/config.ts';
+import { loadEmbedder } from '../src/embeddings/index.ts';
 import type { EngineFilters } from '../src/engines/port.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '20' } } });
 const rounds = Number(values.rounds);
-const engine = await createEngine(loadConfig());
+const config = loadConfig();
+const engine = await createEngine(config);
 const info = await engine.info();
 const meta = await engine.meta();
 if (!meta || info.parts === 0) {
@@ -47,6 +51,22 @@ if (list) {
   const filters: EngineFilters = { ...active, lists: [list.list_id] };
   cases.push({ name: `text null, list ${list.slug ?? list.list_id} (${list.member_count} parts)`, run: () => engine.textSearch({ text: null, filters, limit: 50, offset: 0 }) });
   cases.push({ name: `text "resistor", list ${list.slug ?? list.list_id}`, run: () => engine.textSearch({ text: 'resistor', filters, limit: 50, offset: 0 }) });
+}
+
+const embedder = info.vectors ? (await loadEmbedder(config)).embedder : null;
+if (info.vectors && !embedder) console.log('[skip] kNN cases: no embedding model configured');
+if (embedder) {
+  const [q] = await embedder.embed(['low noise operational amplifier']);
+  const facets = await engine.facets({ text: null, filters: active, size: 2000 });
+  const byCount = [...facets.categories].sort((a, b) => a.count - b.count);
+  const largest = byCount[byCount.length - 1];
+  const middling = byCount.find((c) => c.count >= 50 && c.count <= 100);
+  const knnCases: [string, EngineFilters][] = [['status only', active]];
+  if (list) knnCases.push([`list ${list.slug ?? list.list_id} (${list.member_count} parts)`, { ...active, lists: [list.list_id] }]);
+  if (largest) knnCases.push([`category ${largest.slug} (${largest.count} parts)`, { ...active, categories: [largest.slug] }]);
+  if (middling) knnCases.push([`category ${middling.slug} (${middling.count} parts)`, { ...active, categories: [middling.slug] }]);
+  for (const [name, filters] of knnCases) cases.push({ name: `kNN k=100, ${name}`, run: () => engine.knn(q!, 100, filters) });
+  await embedder.close();
 }
 
 const results: { case: string; p50ms: number }[] = [];
