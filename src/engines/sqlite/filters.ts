@@ -18,42 +18,59 @@ function placeholders(values: readonly unknown[], params: unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
+export interface FilterSql extends SqlCondition {
+  /** The list and spec conditions' row sets (`SELECT prow ...`), each with its own parameters. */
+  sets: SqlCondition[];
+}
+
 /**
- * `probe`: the condition checks given rows (a window of candidate ids joined to the parts table) rather
- * than selecting them: the set conditions are written `+p.rowid IN (...)`, so that SQLite tests each row
- * against the set, built once, instead of seeking every (candidate, set member) pair through an index
- * (27 ms against 0.2 ms for 200 candidates and a 755-part list).
+ * `probe`: the condition checks given rows (a window of candidate ids joined to the parts table, or
+ * a scan of the parts in index order) rather than selecting them: the set conditions are written
+ * `+p.rowid IN (...)`, so that SQLite tests each row against the set, built once, instead of seeking
+ * every (row, set member) pair through an index (27 ms against 0.2 ms for 200 candidates and a
+ * 755-part list), or, for a broad set, seeking every member's parts row (broadSets in engine.ts).
  */
-export function filterSql(f: EngineFilters, t: VersionTables, opts: { probe?: boolean } = {}): SqlCondition {
+export function filterSql(f: EngineFilters, t: VersionTables, opts: { probe?: boolean } = {}): FilterSql {
   const parts: string[] = [];
   const params: unknown[] = [];
+  const sets: SqlCondition[] = [];
   const rowIn = opts.probe ? '+p.rowid IN' : 'p.rowid IN';
+  /** A row-set condition: in the WHERE clause (its parameters in order) and on its own. */
+  const set = (sql: string, own: unknown[]) => {
+    parts.push(`${rowIn} (${sql})`);
+    params.push(...own);
+    sets.push({ sql, params: own });
+  };
   if (f.status?.length) parts.push(`p.status IN (${placeholders(f.status, params)})`);
   if (f.categories?.length) parts.push(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) {
     parts.push(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   }
   if (f.manufacturers?.length) parts.push(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
-  if (f.lists?.length) parts.push(`${rowIn} (SELECT m.prow FROM ${t.members} m WHERE m.list_id IN (${placeholders(f.lists, params)}))`);
+  if (f.lists?.length) {
+    const own: unknown[] = [];
+    set(`SELECT m.prow FROM ${t.members} m WHERE m.list_id IN (${placeholders(f.lists, own)})`, own);
+  }
   // List and spec conditions are uncorrelated `rowid IN (...)` sets, read once through the members
   // primary key and the specs' (name, value) and (name, min, max) indexes. A correlated EXISTS per
   // part let SQLite walk the (name, min, max) range once per candidate part: seconds for one range
   // filter over 29k parts.
   for (const s of f.specs ?? []) {
-    const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, params)})`;
+    const own: unknown[] = [];
+    const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, own)})`;
     if ('values' in s) {
-      parts.push(`${rowIn} (SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, params)}))`);
+      set(`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`, own);
     } else {
       const conds = [named, 's.min IS NOT NULL'];
       const r = s.range;
-      if (r.gte !== undefined) (conds.push('s.min >= ?'), params.push(r.gte));
-      if (r.gt !== undefined) (conds.push('s.min > ?'), params.push(r.gt));
-      if (r.lte !== undefined) (conds.push('s.max <= ?'), params.push(r.lte));
-      if (r.lt !== undefined) (conds.push('s.max < ?'), params.push(r.lt));
-      parts.push(`${rowIn} (SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')})`);
+      if (r.gte !== undefined) (conds.push('s.min >= ?'), own.push(r.gte));
+      if (r.gt !== undefined) (conds.push('s.min > ?'), own.push(r.gt));
+      if (r.lte !== undefined) (conds.push('s.max <= ?'), own.push(r.lte));
+      if (r.lt !== undefined) (conds.push('s.max < ?'), own.push(r.lt));
+      set(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`, own);
     }
   }
   if (f.inStock) parts.push('p.stock > 0');
   if (f.maxPriceUsd !== undefined) (parts.push('p.min_price <= ?'), params.push(f.maxPriceUsd));
-  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+  return { sql: parts.length ? parts.join(' AND ') : '1', params, sets };
 }

@@ -1,0 +1,79 @@
+/**
+ * SQLite plan choices give the same answers whichever plan runs (engine.ts): filter-only searches over
+ * broad list/spec sets scan the parts in index order with the sets probed, or seek each set member's
+ * row (broadSets); facet counts by manufacturer and category seek the matched rows or scan those
+ * columns' indexes. Three engines over one 6,000-part index (each choice forced one way, and the
+ * automatic one) must agree on totals, pages and facets, for broad and narrow sets.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
+import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { writeSampleCatalogue } from '../../src/sample/generate.ts';
+import { tempDir } from '../support/fixtures.ts';
+
+describe('SQLite plan choices (broad sets, facet counts)', () => {
+  let auto: SearchEngine;
+  let probe: SearchEngine;
+  let seek: SearchEngine;
+  const cases: [string, EngineFilters][] = [];
+  let specName = '';
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
+    const file = path.join(dir, 'p.db');
+    auto = createSqliteEngine({ file });
+    await auto.init();
+    await runIngest({ engine: auto, embedder: null, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, listsFile: files.listsFile, reportFile: path.join(dir, 'r.jsonl') });
+    probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan' } });
+    seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek' } });
+    const meta = (await auto.meta())!;
+    const spec = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts)[0]!;
+    specName = spec.name;
+    const f = (await auto.facets({ text: null, filters: {}, specValues: [spec.name], size: 100 })).specValues[spec.name]!;
+    const list = [...meta.lists].sort((a, b) => b.member_count - a.member_count)[0]!;
+    const active: EngineFilters = { status: ['active'] };
+    cases.push(
+      ['the whole extent of the most-held spec (a broad set)', { ...active, specs: [{ name: spec.name, range: { gte: f.min!, lte: f.max! } }] }],
+      ['above its least value', { ...active, specs: [{ name: spec.name, range: { gt: f.min! } }] }],
+      ['its most common value', { specs: [{ name: spec.name, values: [f.values[0]!.value] }] }],
+      ['a rare value (a small set)', { specs: [{ name: spec.name, values: [f.values[f.values.length - 1]!.value] }] }],
+      ['the largest list', { ...active, lists: [list.list_id] }],
+      ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec.name, range: { gte: f.min! } }] }],
+      ['status only (no sets)', active],
+    );
+  }, 60_000);
+
+  it('has a broad set to test: the whole extent holds most parts', async () => {
+    const broad = await auto.textSearch({ text: null, filters: cases[0]![1], limit: 1, offset: 0 });
+    expect(broad.total).toBeGreaterThan(1500);
+  });
+
+  it('answers filter-only searches and facets the same with every plan', async () => {
+    for (const [name, filters] of cases) {
+      const page = (e: SearchEngine) => e.textSearch({ text: null, filters, limit: 30, offset: 5 });
+      const [a, p, s] = await Promise.all([page(auto), page(probe), page(seek)]);
+      expect(a.total, name).toBeGreaterThan(0);
+      expect(p, name).toEqual(a);
+      expect(s, name).toEqual(a);
+      const facets = (e: SearchEngine) => e.facets({ text: null, filters, specValues: [specName], size: 50 });
+      const [fa, fp, fs] = await Promise.all([facets(auto), facets(probe), facets(seek)]);
+      expect(fa.total, name).toBe(a.total);
+      expect(fp, name).toEqual(fa);
+      expect(fs, name).toEqual(fa);
+      // the counts add up to the set
+      expect(fa.manufacturers.reduce((n, m) => n + m.count, 0), name).toBeLessThanOrEqual(fa.total);
+      expect(fa.specNames[specName] ?? 0, name).toBeLessThanOrEqual(fa.total);
+    }
+  }, 60_000);
+
+  it('facets with text count the text matches the same way', async () => {
+    const req = { text: 'resistor', filters: { status: ['active'] } as EngineFilters, specValues: [specName], size: 50 };
+    const [fa, fp, fs] = await Promise.all([auto.facets(req), probe.facets(req), seek.facets(req)]);
+    expect(fa.total).toBe((await auto.textSearch({ text: 'resistor', filters: req.filters, limit: 1, offset: 0 })).total);
+    expect(fp).toEqual(fa);
+    expect(fs).toEqual(fa);
+  });
+});
