@@ -58,7 +58,8 @@ export interface TextSearchRequest {
   exactTotal?: boolean;
   /**
    * Also return each hit's full record (`TextHit.record`), as getParts would: OpenSearch then reads them
-   * in the search's own fetch phase instead of a later `_mget` round trip.
+   * in the search's own fetch phase instead of a later `_mget` round trip. `record` may be a getter
+   * that parses the stored record when first read (SQLite): read it, do not copy the hit to get it.
    */
   records?: boolean;
 }

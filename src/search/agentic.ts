@@ -248,10 +248,18 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // Parts holding the parsed spec values (within the named categories, if any), whatever their text
   // says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates so far (each
   // list's first POOL_MIN, so the same on every page) meet every quantity constraint.
-  // The records that came with the hits, by id; the few others (MPN hits) are read at the end.
+  // The records that came with the hits, by id, read from their hit when first needed (the SQLite
+  // adapter parses a record's JSON only then: of the 200-odd candidates, the ranking reads about 100);
+  // the few others (MPN hits) are read at the end.
+  const carriers = new Map<number, TextHit | VectorHit>();
   const records = new Map<number, PartRecord>();
   const keep = (hits: readonly (TextHit | VectorHit)[]) => {
-    for (const h of hits) if (h.record) records.set(h.id, h.record);
+    for (const h of hits) if ('record' in h && !carriers.has(h.id)) carriers.set(h.id, h);
+  };
+  const recordOf = (id: number): PartRecord | undefined => {
+    let p = records.get(id);
+    if (p === undefined && (p = carriers.get(id)?.record) !== undefined) records.set(id, p);
+    return p;
   };
   for (const hits of [lex, vec, vecHead, cat]) keep(hits);
   let specHits: TextHit[] = [];
@@ -260,8 +268,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     const heads = new Set([...head(lex), ...head(vecHead), ...head(cat)].map((h) => h.id));
     let meeting = 0;
     for (const id of heads) {
-      const p = records.get(id);
-      if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c))) meeting++;
+      const p = recordOf(id);
+      if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c)) && ++meeting >= SPEC_FILL) break;
     }
     if (meeting < SPEC_FILL) {
       specHits = (
@@ -304,13 +312,13 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     fusedAll = fuse(lex, vec, cat);
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  const missing = [...first, ...second].filter((id) => !records.has(id));
+  const missing = [...first, ...second].filter((id) => !records.has(id) && !carriers.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
 
   const families = familiesToMatch(u.families);
   const rank = (ids: readonly number[], fused: Map<number, number>) =>
     ids
-      .map((id) => records.get(id))
+      .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
       .map((p) => ({
         p,

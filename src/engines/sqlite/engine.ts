@@ -31,6 +31,24 @@ const BROAD_SET_MIN = 1000;
 /** Facet counts seek the set's parts rows while the set is under 1/SEEK_OVER_SCAN of the parts, else scan an index. */
 const SEEK_OVER_SCAN = 8;
 
+/** A hit whose record's JSON is parsed when `record` is first read (a getter on the prototype: hits keep one shape). */
+class LazyRecordHit {
+  readonly id: number;
+  readonly score: number;
+  readonly category?: string | null;
+  #text: string;
+  #record: PartRecord | undefined;
+  constructor(h: { id: number; score?: number; category?: string | null }, text: string) {
+    this.id = h.id;
+    this.score = h.score ?? 0;
+    if ('category' in h) this.category = h.category;
+    this.#text = text;
+  }
+  get record(): PartRecord {
+    return (this.#record ??= JSON.parse(this.#text) as PartRecord);
+  }
+}
+
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
   file: string;
@@ -217,13 +235,17 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return { total, hits: withRecords(req.records, rows) };
   }
 
-  /** The hits with their records when the request asks for them (read as getParts reads them). */
+  /**
+   * The hits with their records when the request asks for them (read as getParts reads them). A
+   * record's JSON is parsed when `record` is first read: a caller that ranks 200 hits and shows 10
+   * parses what it looks at.
+   */
   function withRecords<T extends { id: number; record?: PartRecord }>(want: boolean | undefined, hits: T[]): T[] {
     if (!want || hits.length === 0) return hits;
-    const byId = new Map(getParts(hits.map((h) => h.id)).map((p) => [p.id, p]));
+    const texts = recordTexts(hits.map((h) => h.id));
     return hits.map((h) => {
-      const record = byId.get(h.id);
-      return record ? { ...h, record } : h;
+      const text = texts.get(h.id);
+      return text === undefined ? h : (new LazyRecordHit(h, text) as unknown as T);
     });
   }
 
@@ -319,18 +341,30 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     }
   }
 
-  function getParts(ids: readonly number[]): PartRecord[] {
+  /** The stored records' JSON text by id (unknown ids absent). */
+  function recordTexts(ids: readonly number[]): Map<number, string> {
     const t = tables();
-    if (!t || ids.length === 0) return [];
-    const byId = new Map<number, PartRecord>();
+    const byId = new Map<number, string>();
+    if (!t) return byId;
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       const rows = stmt(
         `SELECT id, record FROM ${t.parts} WHERE id IN (${chunk.map(() => '?').join(',')})`,
       ).all(...chunk) as { id: number; record: string }[];
-      for (const r of rows) byId.set(r.id, JSON.parse(r.record) as PartRecord);
+      for (const r of rows) byId.set(r.id, r.record);
     }
-    return ids.map((id) => byId.get(id)).filter((r): r is PartRecord => r !== undefined);
+    return byId;
+  }
+
+  function getParts(ids: readonly number[]): PartRecord[] {
+    if (ids.length === 0) return [];
+    const texts = recordTexts(ids);
+    const out: PartRecord[] = [];
+    for (const id of ids) {
+      const text = texts.get(id);
+      if (text !== undefined) out.push(JSON.parse(text) as PartRecord);
+    }
+    return out;
   }
 
   function getPartBySlug(mfr: string, mpnSlug: string): { part: PartRecord; exact: boolean } | null {
