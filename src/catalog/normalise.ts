@@ -83,7 +83,8 @@ export class PartNormaliser {
       aliases_norm: [...new Set(aliases.map(normaliseMpn).filter((a) => a && a !== mpnNorm))],
       source_id: d.source_id ?? null,
       attributes,
-      lists: this.membership.get(id) ?? [],
+      // List ids in code-point order on every engine (OpenSearch reads them back from doc values, sorted).
+      lists: [...(this.membership.get(id) ?? [])].sort(),
       stock,
       min_price_usd: minPrice,
     };

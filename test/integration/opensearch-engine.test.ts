@@ -15,6 +15,9 @@ import type { CatalogMeta } from '../../src/catalog/meta.ts';
 import { PartNormaliser } from '../../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../../src/catalog/part.ts';
 import { createOpenSearchEngine } from '../../src/engines/opensearch/engine.ts';
+import { partDocument } from '../../src/engines/opensearch/documents.ts';
+import { partsIndexBody } from '../../src/engines/opensearch/mappings.ts';
+import { RECORD_FIELD } from '../../src/engines/opensearch/paging.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 
 const OPENSEARCH_URL = process.env.OPENSEARCH_URL;
@@ -444,4 +447,49 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     await engine.saveMeta(saved);
     expect((await engine.meta())?.version).toBe(v3);
   }, T);
+});
+
+describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the stored record (record in _source)', () => {
+  const prefix = `pstest-${randomBytes(4).toString('hex')}`;
+  const { parts } = build();
+  let engine: SearchEngine;
+
+  beforeAll(async () => {
+    // A version in the old shape: the record as a disabled object in _source, no record_json field.
+    const body = partsIndexBody(4);
+    delete body.mappings.properties[RECORD_FIELD];
+    body.mappings.properties.record = { type: 'object', enabled: false };
+    const index = `${prefix}-parts-v1`;
+    await os('PUT', `/${index}`, { ...body, settings: { ...body.settings, index: { ...body.settings.index, refresh_interval: '1s' } } });
+    const lines = parts.flatMap((p) => {
+      const doc = partDocument(p.record, p.embedding, true);
+      delete doc[RECORD_FIELD];
+      return [JSON.stringify({ index: { _id: String(p.record.id) } }), JSON.stringify({ ...doc, record: p.record })];
+    });
+    const res = await fetch(`${OPENSEARCH_URL}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: `${lines.join('\n')}\n` });
+    const bulk = (await res.json()) as { errors?: boolean };
+    expect(bulk.errors, JSON.stringify(bulk).slice(0, 500)).toBe(false);
+    await os('POST', '/_aliases', { actions: [{ add: { index, alias: `${prefix}-parts` } }] });
+    engine = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+  }, T);
+
+  afterAll(async () => {
+    await engine?.close();
+    const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-*`);
+    for (const i of r.indices) await os('DELETE', `/${i.name}`);
+  }, T);
+
+  it('still reads records from searches, kNN, getParts and by slug', async () => {
+    const byId = new Map(parts.map((p) => [p.record.id, p.record]));
+    const text = await engine.textSearch({ text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true });
+    expect(text.hits.length).toBeGreaterThan(0);
+    for (const h of text.hits) expect(h.record).toEqual(byId.get(h.id));
+    const near = await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {}, { records: true });
+    expect(near).toHaveLength(3);
+    for (const h of near) expect(h.record).toEqual(byId.get(h.id));
+    const ids = parts.slice(0, 4).map((p) => p.record.id);
+    expect(await engine.getParts(ids)).toEqual(ids.map((id) => byId.get(id)));
+    const first = parts[0]!.record;
+    expect((await engine.getPartBySlug(first.manufacturer.slug, first.mpn_slug))?.part).toEqual(first);
+  });
 });

@@ -1,6 +1,7 @@
 /** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
 import type { PartRecord } from '../../catalog/part.ts';
 import { VECTOR_FIELD } from './mappings.ts';
+import { RECORD_FIELD } from './paging.ts';
 
 /** Sort key of an MPN key: 4-digit length then the key, so one keyword sort orders by (length, key). */
 export function keySort(key: string): string {
@@ -35,7 +36,9 @@ export function partDocument(r: PartRecord, embedding: Float32Array | null, with
     min_price_usd: r.min_price_usd,
     spec_names: [...new Set(r.specs.map((s) => s.name))],
     specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit })),
-    record: r,
+    // The record as JSON in a stored field (paging.ts RECORD_FIELD), without `lists`: membership
+    // updates change the top-level `lists` in place, and reads take the lists from there.
+    [RECORD_FIELD]: JSON.stringify({ ...r, lists: undefined }),
   };
   if (withVectors && embedding) doc[VECTOR_FIELD] = vector(embedding);
   return doc;

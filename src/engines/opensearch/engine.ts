@@ -19,7 +19,7 @@ import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
-import { page, recordOf, type SearchResponse } from './paging.ts';
+import { page, RECORD_FIELD, RECORD_SOURCE, recordOf, recordRequest, type Hit, type SearchResponse } from './paging.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
 import {
@@ -40,8 +40,8 @@ export interface OpenSearchEngineOptions {
 
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
-/** How long knn() trusts its last look at whether the live version maps the vector field. */
-const VECTOR_CHECK_TTL_MS = 1000;
+/** How long searches trust their last look at the live version's shape (vectors, stored records). */
+const SHAPE_TTL_MS = 1000;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
@@ -198,17 +198,19 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const tokens = req.text ? textTokens(req.text) : null;
     if (req.text && !tokens?.length) return { total: 0, hits: [] };
     const scored = tokens !== null;
+    const fetch = req.records ? recordRequest((await liveShape()).storedRecord) : { _source: false, docvalue_fields: [] };
     const body: Dsl = {
-      _source: req.records ? ['record'] : false,
-      docvalue_fields: ['category.slug'],
+      ...fetch,
+      docvalue_fields: ['category.slug', ...fetch.docvalue_fields],
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
     const { total, hits } = await page(search, body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
+    const records = req.records ? await hitRecords(hits) : null;
     return {
       total,
       hits: hits.map((h) => {
-        const record = req.records ? recordOf(h) : undefined;
+        const record = records?.get(h._id);
         return {
           id: Number(h._id),
           score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
@@ -219,42 +221,65 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     };
   }
 
-  async function hasVectors(index = names.alias): Promise<boolean> {
+  /** Which of the vector and stored-record fields `index` maps (one mapping request). */
+  async function mappedFields(index = names.alias): Promise<{ vectors: boolean; storedRecord: boolean }> {
     const r = await client.request<Record<string, { mappings?: Record<string, unknown> }>>({
       method: 'GET',
-      path: `/${index}/_mapping/field/${VECTOR_FIELD}`,
+      path: `/${index}/_mapping/field/${VECTOR_FIELD},${RECORD_FIELD}`,
       allow: [404],
     });
-    return Object.values(r ?? {}).some((m) => m.mappings && VECTOR_FIELD in m.mappings);
+    const maps = Object.values(r ?? {}).map((m) => m.mappings ?? {});
+    return { vectors: maps.some((m) => VECTOR_FIELD in m), storedRecord: maps.length > 0 && maps.every((m) => RECORD_FIELD in m) };
   }
 
   /**
-   * Whether the live version maps the vector field, remembered for VECTOR_CHECK_TTL_MS (the catalogue
+   * The live version's shape (vectors, stored records), remembered for SHAPE_TTL_MS (the catalogue
    * view's refresh interval): asked on every call, the mapping request was a round trip in front of every
-   * kNN request. A version swap by this engine forgets it; after a swap elsewhere to a lexical-only
-   * version, the kNN request fails on the unmapped field, answers no hits and forgets it too.
+   * kNN request. A version swap by this engine forgets it; after a swap elsewhere, a kNN request on a
+   * lexical-only version fails on the unmapped field, answers no hits and forgets it too, and hits that
+   * come back without their record (the other shape) are completed with getParts.
    */
-  let vectorCheck: { at: number; has: boolean } | null = null;
-  async function liveHasVectors(): Promise<boolean> {
-    if (vectorCheck && Date.now() - vectorCheck.at < VECTOR_CHECK_TTL_MS) return vectorCheck.has;
-    const has = await hasVectors();
-    vectorCheck = { at: Date.now(), has };
-    return has;
+  let shapeCheck: { at: number; shape: { vectors: boolean; storedRecord: boolean } } | null = null;
+  async function liveShape(): Promise<{ vectors: boolean; storedRecord: boolean }> {
+    if (shapeCheck && Date.now() - shapeCheck.at < SHAPE_TTL_MS) return shapeCheck.shape;
+    const shape = await mappedFields();
+    shapeCheck = { at: Date.now(), shape };
+    return shape;
+  }
+
+  /** The hits' records, read from the hits, and for any that came back without one, with getParts. */
+  async function hitRecords(hits: readonly Hit[]): Promise<Map<string, PartRecord>> {
+    const out = new Map<string, PartRecord>();
+    const missing: number[] = [];
+    for (const h of hits) {
+      const record = recordOf(h);
+      if (record) out.set(h._id, record);
+      else missing.push(Number(h._id));
+    }
+    if (missing.length) {
+      shapeCheck = null;
+      for (const p of await getParts(missing)) out.set(String(p.id), p);
+    }
+    return out;
   }
 
   async function knn(vector: Float32Array, k: number, filters: EngineFilters, opts: { records?: boolean } = {}): Promise<VectorHit[]> {
     open();
-    if (k <= 0 || !(await liveHasVectors())) return [];
+    const shape = k > 0 ? await liveShape() : null;
+    if (!shape?.vectors) return [];
     let r: SearchResponse | null;
     try {
-      r = await search({ ...knnQuery(vector, Math.min(k, MAX_K), filters), ...(opts.records ? { _source: ['record'] } : {}) });
+      const query = knnQuery(vector, Math.min(k, MAX_K), filters);
+      r = await search(opts.records ? { ...query, ...recordRequest(shape.storedRecord) } : query);
     } catch (e) {
       if (!(e instanceof OpenSearchError && e.status === 400 && JSON.stringify(e.body).includes('is not knn_vector type'))) throw e;
-      vectorCheck = null;
+      shapeCheck = null;
       return [];
     }
-    return (r?.hits.hits ?? []).slice(0, k).map((h) => {
-      const record = opts.records ? recordOf(h) : undefined;
+    const hits = (r?.hits.hits ?? []).slice(0, k);
+    const records = opts.records ? await hitRecords(hits) : null;
+    return hits.map((h) => {
+      const record = records?.get(h._id);
       return { id: Number(h._id), score: cosineFromScore(h._score ?? 0), ...(record ? { record } : {}) };
     });
   }
@@ -282,21 +307,24 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 1000) {
       const chunk = unique.slice(i, i + 1000);
-      const r = await client.request<{ docs: { _id: string; found?: boolean; _source?: { record?: PartRecord } }[] }>({
+      const r = await client.request<{ docs: (Hit & { found?: boolean })[] }>({
         method: 'POST',
         path: `/${names.alias}/_mget`,
-        query: { _source_includes: 'record' },
+        query: { _source_includes: RECORD_SOURCE.join(',') },
         body: { ids: chunk.map(String) },
         allow: [404],
       });
       if (!r) return [];
-      for (const d of r.docs) if (d.found && d._source?.record) byId.set(Number(d._id), d._source.record);
+      for (const d of r.docs) {
+        const record = d.found ? recordOf(d) : undefined;
+        if (record) byId.set(Number(d._id), record);
+      }
     }
     return ids.map((id) => byId.get(id)).filter((p): p is PartRecord => p !== undefined);
   }
 
   async function partWhere(filter: Dsl[]): Promise<PartRecord | null> {
-    const r = await search({ size: 1, track_total_hits: false, _source: ['record'], query: { bool: { filter } }, sort: [{ id: 'asc' }] });
+    const r = await search({ size: 1, track_total_hits: false, _source: RECORD_SOURCE, query: { bool: { filter } }, sort: [{ id: 'asc' }] });
     const hit = r?.hits.hits[0];
     return (hit && recordOf(hit)) ?? null;
   }
@@ -346,7 +374,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       if (!p.live) return { kind: 'opensearch', version: null, previous: p.previous, parts: 0, vectors: false };
       const [count, vectors] = await Promise.all([
         client.send<{ count: number }>({ method: 'GET', path: `/${p.live}/_count` }),
-        hasVectors(p.live),
+        mappedFields(p.live).then((m) => m.vectors),
       ]);
       return { kind: 'opensearch', version: p.live, previous: p.previous, parts: count.count, vectors };
     },
@@ -380,7 +408,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
           try {
             return await finish(m, expected);
           } finally {
-            vectorCheck = null;
+            shapeCheck = null;
           }
         },
       });
@@ -392,7 +420,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       await swapAlias(client, names, p.live, p.previous);
       await writePointers(client, names, p.previous, p.live);
       metaCache = null;
-      vectorCheck = null;
+      shapeCheck = null;
       return { from: p.live, to: p.previous };
     },
     async setListMembership(listId, partIds) {

@@ -1,6 +1,7 @@
 /**
  * Approved-list membership on the live OpenSearch index: the parts that left a list and those that
- * joined it get `lists` and `record.lists` updated by bulk scripted updates.
+ * joined it get `lists` updated by bulk scripted updates (and `record.lists` in versions loaded before
+ * the record moved to the stored `record_json`, which leaves its lists to the `lists` field).
  */
 import type { OsClient } from './client.ts';
 import type { Dsl } from './filters.ts';

@@ -9,8 +9,31 @@ export interface Hit {
   fields?: Record<string, unknown[]>;
   sort?: unknown[];
 }
-/** The part record a hit carries when the search asked for `_source: ["record"]`. */
+/**
+ * The stored field holding a part's record as JSON (without `lists`, which list-membership updates
+ * change in place): read from stored fields, a search skips parsing the document's `_source`, whose
+ * 384-float vector is most of it. Versions loaded before it existed keep the record in `_source.record`.
+ */
+export const RECORD_FIELD = 'record_json';
+
+/** What a search asks for to get its hits' records back, by the live version's shape (recordOf reads either). */
+export function recordRequest(storedRecord: boolean): { _source: false | string[]; stored_fields?: string[]; docvalue_fields: string[] } {
+  return storedRecord ? { _source: false, stored_fields: [RECORD_FIELD], docvalue_fields: ['lists'] } : { _source: ['record'], docvalue_fields: [] };
+}
+
+/** `_source` includes that bring a record back from a version of either shape (for a few documents). */
+export const RECORD_SOURCE = ['record', RECORD_FIELD, 'lists'];
+
+/**
+ * The part record a hit carries: the stored record (with `lists` from doc values or `_source`), a
+ * record JSON in `_source`, or an older version's `_source.record`; undefined when it asked for none.
+ */
 export function recordOf(h: Hit): PartRecord | undefined {
+  const json = h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
+  if (typeof json === 'string') {
+    const lists = (h.fields?.lists ?? h._source?.lists ?? []) as string[];
+    return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: [...lists].sort() };
+  }
   return (h._source?.record as PartRecord | undefined) ?? undefined;
 }
 
@@ -40,7 +63,7 @@ export async function page(search: (body: Dsl) => Promise<SearchResponse | null>
     const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
     const r = await search({
       ...body,
-      ...(skipping ? { _source: false, docvalue_fields: undefined } : {}),
+      ...(skipping ? { _source: false, stored_fields: undefined, docvalue_fields: undefined } : {}),
       size,
       track_total_hits: after === undefined,
       ...(after ? { search_after: after } : {}),

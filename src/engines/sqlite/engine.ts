@@ -461,7 +461,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
           if (!row) continue;
           const rec = JSON.parse(row.record) as PartRecord;
           const lists = rec.lists.filter((l) => l !== listId);
-          if (now.has(id)) lists.push(listId);
+          if (now.has(id)) (lists.push(listId), lists.sort());
           if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(JSON.stringify({ ...rec, lists }), id);
         }
       })();
