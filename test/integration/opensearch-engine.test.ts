@@ -429,6 +429,14 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     expect((await engine.meta())?.version).toBe(v2);
     expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
     expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([]);
+    // A lexical-only version keeps the record in _source (no stored copy); a version with vectors stores it.
+    const fields = async (v: string) =>
+      Object.keys(Object.values(await os<Record<string, { mappings: { properties: Record<string, unknown> } }>>('GET', `/${v}/_mapping`))[0]!.mappings.properties).filter((f) => f.startsWith('record'));
+    expect(await fields(v2)).toEqual(['record']);
+    expect(await fields(v1)).toEqual(['record_json']);
+    const hits = (await engine.textSearch({ text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true })).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) expect(h.record).toEqual(rest.find((p) => p.record.id === h.id)!.record);
 
     expect(await engine.rollback()).toEqual({ from: v2, to: v1 });
     expect(await aliasTarget(prefix)).toEqual([v1]);

@@ -1,7 +1,6 @@
 /** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
 import type { PartRecord } from '../../catalog/part.ts';
-import { VECTOR_FIELD } from './mappings.ts';
-import { RECORD_FIELD } from './paging.ts';
+import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
 
 /** Sort key of an MPN key: 4-digit length then the key, so one keyword sort orders by (length, key). */
 export function keySort(key: string): string {
@@ -36,10 +35,13 @@ export function partDocument(r: PartRecord, embedding: Float32Array | null, with
     min_price_usd: r.min_price_usd,
     spec_names: [...new Set(r.specs.map((s) => s.name))],
     specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit })),
-    // The record as JSON in a stored field (paging.ts RECORD_FIELD), without `lists`: membership
-    // updates change the top-level `lists` in place, and reads take the lists from there.
-    [RECORD_FIELD]: JSON.stringify({ ...r, lists: undefined }),
   };
+  // With vectors, the record is JSON in a stored field (paging.ts RECORD_FIELD), without `lists`
+  // (membership updates change the top-level `lists` in place, and reads take them from there): a
+  // search then reads it without parsing `_source`, whose 384-float vector is most of it. Without
+  // vectors `_source` is small, and the record stays in it (a stored copy would only cost space).
+  if (withVectors) doc[RECORD_FIELD] = JSON.stringify({ ...r, lists: undefined });
+  else doc.record = r;
   if (withVectors && embedding) doc[VECTOR_FIELD] = vector(embedding);
   return doc;
 }

@@ -40,6 +40,8 @@ function load(file: string): IndexBody {
 }
 
 export const VECTOR_FIELD = 'embedding';
+/** The stored record field of versions with vectors (paging.ts reads it). */
+export const RECORD_FIELD = 'record_json';
 
 /** Settings a load overrides at creation: no refreshes, no replicas. */
 const LOAD_SETTINGS = { refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: false };
@@ -56,6 +58,9 @@ export function partsIndexBody(embeddingDims: number | null): IndexBody {
   } else {
     delete props[VECTOR_FIELD];
     delete body.settings.index.knn;
+    // Lexical-only versions keep the record in _source (documents.ts).
+    delete props[RECORD_FIELD];
+    props.record = { type: 'object', enabled: false };
   }
   body.settings.index = { ...body.settings.index, ...LOAD_SETTINGS };
   return body;

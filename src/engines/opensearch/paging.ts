@@ -1,6 +1,7 @@
 /** Search responses of the OpenSearch adapter, and paging through them beyond the result window. */
 import type { PartRecord } from '../../catalog/part.ts';
 import type { Dsl } from './filters.ts';
+import { RECORD_FIELD } from './mappings.ts';
 
 export interface Hit {
   _id: string;
@@ -10,11 +11,12 @@ export interface Hit {
   sort?: unknown[];
 }
 /**
- * The stored field holding a part's record as JSON (without `lists`, which list-membership updates
- * change in place): read from stored fields, a search skips parsing the document's `_source`, whose
- * 384-float vector is most of it. Versions loaded before it existed keep the record in `_source.record`.
+ * RECORD_FIELD: the stored field holding a part's record as JSON (without `lists`, which list-membership
+ * updates change in place) in versions with vectors: read from stored fields, a search skips parsing the
+ * document's `_source`, whose 384-float vector is most of it. Lexical-only versions, and versions loaded
+ * before the field existed, keep the record in `_source.record`.
  */
-export const RECORD_FIELD = 'record_json';
+export { RECORD_FIELD };
 
 /** What a search asks for to get its hits' records back, by the live version's shape (recordOf reads either). */
 export function recordRequest(storedRecord: boolean): { _source: false | string[]; stored_fields?: string[]; docvalue_fields: string[] } {
