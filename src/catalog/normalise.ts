@@ -83,8 +83,9 @@ export class PartNormaliser {
       aliases_norm: [...new Set(aliases.map(normaliseMpn).filter((a) => a && a !== mpnNorm))],
       source_id: d.source_id ?? null,
       attributes,
-      // List ids in code-point order on every engine (OpenSearch reads them back from doc values, sorted).
-      lists: [...(this.membership.get(id) ?? [])].sort(),
+      // List ids distinct and sorted (JavaScript's default order) on every engine: OpenSearch reads them
+      // back from doc values, which are both.
+      lists: [...new Set(this.membership.get(id) ?? [])].sort(),
       stock,
       min_price_usd: minPrice,
     };

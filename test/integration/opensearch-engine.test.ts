@@ -500,4 +500,13 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the 
     const first = parts[0]!.record;
     expect((await engine.getPartBySlug(first.manufacturer.slug, first.mpn_slug))?.part).toEqual(first);
   });
+
+  it('gives list ids sorted after list edits, as the other shapes do', async () => {
+    const id = parts[0]!.record.id;
+    await engine.setListMembership('lst_z', [id]);
+    await engine.setListMembership('lst_a', [id]);
+    expect((await engine.getParts([id]))[0]!.lists).toEqual(['lst_a', 'lst_z']);
+    const hit = (await engine.textSearch({ text: null, filters: { lists: ['lst_a'] }, limit: 5, offset: 0, records: true })).hits[0]!;
+    expect(hit.record!.lists).toEqual(['lst_a', 'lst_z']);
+  });
 });

@@ -6,6 +6,7 @@
  * automatic one) must agree on totals, pages and facets, for broad and narrow sets.
  */
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
@@ -19,11 +20,12 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
   let seek: SearchEngine;
   const cases: [string, EngineFilters][] = [];
   let specName = '';
+  let dbFile = '';
 
   beforeAll(async () => {
     const dir = tempDir();
     const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
-    const file = path.join(dir, 'p.db');
+    const file = (dbFile = path.join(dir, 'p.db'));
     auto = createSqliteEngine({ file });
     await auto.init();
     await runIngest({ engine: auto, embedder: null, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, listsFile: files.listsFile, reportFile: path.join(dir, 'r.jsonl') });
@@ -45,6 +47,18 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['status only (no sets)', active],
     );
   }, 60_000);
+
+  it('leaves planner statistics for the new version, and its (status, stock) index', () => {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const live = (db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string);
+      const stats = db.prepare('SELECT idx FROM sqlite_stat1 WHERE tbl = ?').pluck().all(`parts_${live}`) as string[];
+      expect(stats).toContain(`parts_${live}_status_stock`);
+      expect(db.prepare('SELECT count(*) FROM sqlite_stat1 WHERE tbl = ?').pluck().get(`specs_${live}`)).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
 
   it('has a broad set to test: the whole extent holds most parts', async () => {
     const broad = await auto.textSearch({ text: null, filters: cases[0]![1], limit: 1, offset: 0 });

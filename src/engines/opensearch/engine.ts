@@ -240,10 +240,17 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
    * come back without their record (the other shape) are completed with getParts.
    */
   let shapeCheck: { at: number; shape: { vectors: boolean; storedRecord: boolean } } | null = null;
+  /** Bumped by every forgetShape(): a mapping answer asked for before it is not remembered. */
+  let shapeEpoch = 0;
+  const forgetShape = () => {
+    shapeCheck = null;
+    shapeEpoch++;
+  };
   async function liveShape(): Promise<{ vectors: boolean; storedRecord: boolean }> {
     if (shapeCheck && Date.now() - shapeCheck.at < SHAPE_TTL_MS) return shapeCheck.shape;
+    const epoch = shapeEpoch;
     const shape = await mappedFields();
-    shapeCheck = { at: Date.now(), shape };
+    if (epoch === shapeEpoch) shapeCheck = { at: Date.now(), shape };
     return shape;
   }
 
@@ -257,7 +264,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       else missing.push(Number(h._id));
     }
     if (missing.length) {
-      shapeCheck = null;
+      forgetShape();
       for (const p of await getParts(missing)) out.set(String(p.id), p);
     }
     return out;
@@ -273,7 +280,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       r = await search(opts.records ? { ...query, ...recordRequest(shape.storedRecord) } : query);
     } catch (e) {
       if (!(e instanceof OpenSearchError && e.status === 400 && JSON.stringify(e.body).includes('is not knn_vector type'))) throw e;
-      shapeCheck = null;
+      forgetShape();
       return [];
     }
     const hits = (r?.hits.hits ?? []).slice(0, k);
@@ -408,7 +415,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
           try {
             return await finish(m, expected);
           } finally {
-            shapeCheck = null;
+            forgetShape();
           }
         },
       });
@@ -420,7 +427,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       await swapAlias(client, names, p.live, p.previous);
       await writePointers(client, names, p.previous, p.live);
       metaCache = null;
-      shapeCheck = null;
+      forgetShape();
       return { from: p.live, to: p.previous };
     },
     async setListMembership(listId, partIds) {

@@ -32,11 +32,15 @@ export const RECORD_SOURCE = ['record', RECORD_FIELD, 'lists'];
  */
 export function recordOf(h: Hit): PartRecord | undefined {
   const json = h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
-  if (typeof json === 'string') {
-    const lists = (h.fields?.lists ?? h._source?.lists ?? []) as string[];
-    return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: [...lists].sort() };
-  }
-  return (h._source?.record as PartRecord | undefined) ?? undefined;
+  if (typeof json === 'string') return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]) };
+  const record = h._source?.record as PartRecord | undefined;
+  // List edits append to `record.lists` in versions that keep the record in _source.
+  return record ? { ...record, lists: listIds(record.lists ?? []) } : undefined;
+}
+
+/** A record's list ids as every engine gives them: distinct, in sort order (normalise.ts). */
+function listIds(lists: readonly string[]): string[] {
+  return [...new Set(lists)].sort();
 }
 
 export interface SearchResponse {

@@ -35,13 +35,13 @@ const SEEK_OVER_SCAN = 8;
 class LazyRecordHit {
   readonly id: number;
   readonly score: number;
-  readonly category?: string | null;
+  declare readonly category?: string | null;
   #text: string;
   #record: PartRecord | undefined;
   constructor(h: { id: number; score?: number; category?: string | null }, text: string) {
     this.id = h.id;
     this.score = h.score ?? 0;
-    if ('category' in h) this.category = h.category;
+    if ('category' in h) (this as { category?: string | null }).category = h.category;
     this.#text = text;
   }
   get record(): PartRecord {

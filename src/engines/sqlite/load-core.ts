@@ -175,6 +175,10 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
     // index): without them SQLite walked the (status, stock) index for a filter-only search over a small
     // list or spec set (3 ms) instead of reading the set's rows (0.5 ms).
     db.exec(`PRAGMA analysis_limit = 1000; ANALYZE ${t.parts}; ANALYZE ${t.specs}; ANALYZE ${t.members}; ANALYZE ${t.aliases};`);
+    // Other connections load statistics with the schema, and ANALYZE moves the schema version only when
+    // it creates sqlite_stat1: a create and drop does, so a serving connection reloads them before it
+    // first reads this version (the swap comes later).
+    db.exec('CREATE TABLE partsearch_reload_stats (x); DROP TABLE partsearch_reload_stats;');
     indexed = true;
     const secs = (ms: number) => (ms / 1000).toFixed(1);
     trace(

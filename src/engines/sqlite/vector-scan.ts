@@ -92,7 +92,8 @@ export function nearestAmong(m: VectorMatrix, q: Float32Array, ids: readonly num
       vv += x * x;
     }
     const norm = Math.sqrt(qq * vv);
-    out.push({ id, distance: norm === 0 ? 1 : 1 - dot / norm });
+    // As usearch reports it: a float32 distance (so both scans order alike), 0 between two zero vectors.
+    out.push({ id, distance: Math.fround(norm === 0 ? (qq === 0 && vv === 0 ? 0 : 1) : 1 - dot / norm) });
   }
   return out.sort((a, b) => a.distance - b.distance || a.id - b.id).slice(0, n);
 }
