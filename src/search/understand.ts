@@ -17,7 +17,8 @@
  *      packages ("SOT-23-5", "soic8", "TO220"). The unit grammar is src/catalog/units.ts (parseQuantity,
  *      parseSpecValue, normaliseUnit); this module only decides which tokens form a quantity.
  *   3. context: the families named (most specific first-named), else inferred from the values
- *      ("X7R" or a typed F -> capacitor, H -> inductor, Ω -> resistor, "4u7" -> capacitor, "4k7" -> resistor).
+ *      ("X7R" or a typed F -> capacitor, H -> inductor, Ω -> resistor, "4u7" -> capacitor, "4k7" -> resistor,
+ *      a typed Hz and B together -> microcontroller).
  *   4. resolve each quantity to a role (spec-vocabulary.ts): unit (typed or inferred) + adjacent qualifier
  *      word ("vin", "esr", "ram"...) + family context -> spec names, comparison and window.
  *   5. whatever is left: MPN-like tokens (normaliseMpn) and free-text terms.
@@ -116,6 +117,8 @@ function inferContext(s: Scan): Family | null {
   if (typed.has('F')) return 'capacitor';
   if (typed.has('H')) return 'inductor';
   if (typed.has('Ω')) return 'resistor';
+  // A clock and a memory size ("80MHz 128KB"): a microcontroller, so the size is its program memory.
+  if (typed.has('Hz') && typed.has('B')) return 'mcu';
   if (untyped === 'F') return 'capacitor';
   if (untyped === 'Ω') return 'resistor';
   return null;

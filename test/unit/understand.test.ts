@@ -588,6 +588,16 @@ describe('satisfies', () => {
     expect(targetHits(bare, part([spec('Input Offset Voltage (Vos)', '1.6mV', 0.0016, 'V')]))).toBe(1);
   });
 
+  it('reads a memory size beside a clock as a microcontroller\'s program memory', () => {
+    const flash = understandQuery('80MHz 128KB st microelectronics').specs.find((c) => c.unit === 'B')!;
+    expect(flash.names).toContain('Program Storage Size');
+    expect(flash.names).not.toContain('RAM Size');
+    expect(understandQuery('80MHz 128KB st microelectronics').families).toEqual([]); // a reading, not a family tier
+    // a named memory keeps its own reading; a size alone stays any memory
+    expect(understandQuery('16MHz 32KB EEPROM').specs.find((c) => c.unit === 'B')!.names).toContain('EEPROM');
+    expect(understandQuery('128KB').specs[0]!.names).toContain('RAM Size');
+  });
+
   it('tells the package the query names exactly from a variant the package check also accepts (packageExact)', () => {
     const u = understandQuery('35V 12V TO-252 linear voltage regulators');
     expect(u.packages).toEqual(['TO-252']);
