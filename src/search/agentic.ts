@@ -251,16 +251,11 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // The records that came with the hits, by id, read from their hit when first needed (the SQLite
   // adapter parses a record's JSON only then: of the 200-odd candidates, the ranking reads about 100);
   // the few others (MPN hits) are read at the end.
-  const carriers = new Map<number, TextHit | VectorHit>();
-  const records = new Map<number, PartRecord>();
+  const carriers = new Map<number, { record?: PartRecord }>();
   const keep = (hits: readonly (TextHit | VectorHit)[]) => {
     for (const h of hits) if ('record' in h && !carriers.has(h.id)) carriers.set(h.id, h);
   };
-  const recordOf = (id: number): PartRecord | undefined => {
-    let p = records.get(id);
-    if (p === undefined && (p = carriers.get(id)?.record) !== undefined) records.set(id, p);
-    return p;
-  };
+  const recordOf = (id: number): PartRecord | undefined => carriers.get(id)?.record;
   for (const hits of [lex, vec, vecHead, cat]) keep(hits);
   let specHits: TextHit[] = [];
   const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
@@ -312,8 +307,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     fusedAll = fuse(lex, vec, cat);
     second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  const missing = [...first, ...second].filter((id) => !records.has(id) && !carriers.has(id));
-  if (missing.length) for (const p of await engine.getParts(missing)) records.set(p.id, p);
+  const missing = [...first, ...second].filter((id) => !carriers.has(id));
+  if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });
 
   const families = familiesToMatch(u.families);
   const rank = (ids: readonly number[], fused: Map<number, number>) =>

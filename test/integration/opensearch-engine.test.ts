@@ -16,8 +16,7 @@ import { PartNormaliser } from '../../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../../src/catalog/part.ts';
 import { createOpenSearchEngine } from '../../src/engines/opensearch/engine.ts';
 import { partDocument } from '../../src/engines/opensearch/documents.ts';
-import { partsIndexBody } from '../../src/engines/opensearch/mappings.ts';
-import { RECORD_FIELD } from '../../src/engines/opensearch/paging.ts';
+import { partsIndexBody, RECORD_FIELD } from '../../src/engines/opensearch/mappings.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 
 const OPENSEARCH_URL = process.env.OPENSEARCH_URL;
@@ -147,6 +146,12 @@ function build() {
   return { parts, meta };
 }
 
+/** Deletes every index of a test prefix. */
+async function dropIndices(prefix: string): Promise<void> {
+  const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-*`);
+  for (const i of r.indices) await os('DELETE', `/${i.name}`);
+}
+
 async function os<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${OPENSEARCH_URL}${path}`, {
     method,
@@ -237,8 +242,7 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
 
   afterAll(async () => {
     await engine?.close();
-    const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-*`);
-    for (const i of r.indices) await os('DELETE', `/${i.name}`);
+    await dropIndices(prefix);
   }, T);
 
   it('makes the first load live behind the alias', async () => {
@@ -483,8 +487,7 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the 
 
   afterAll(async () => {
     await engine?.close();
-    const r = await os<{ indices: { name: string }[] }>('GET', `/_resolve/index/${prefix}-*`);
-    for (const i of r.indices) await os('DELETE', `/${i.name}`);
+    await dropIndices(prefix);
   }, T);
 
   it('still reads records from searches, kNN, getParts and by slug', async () => {

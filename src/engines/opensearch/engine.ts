@@ -19,7 +19,8 @@ import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
-import { page, RECORD_FIELD, RECORD_SOURCE, recordOf, recordRequest, type Hit, type SearchResponse } from './paging.ts';
+import { page, type SearchResponse } from './paging.ts';
+import { createRecordStore, RECORD_SOURCE, recordOf, recordRequest } from './records.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
 import {
@@ -40,13 +41,12 @@ export interface OpenSearchEngineOptions {
 
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
-/** How long searches trust their last look at the live version's shape (vectors, stored records). */
-const SHAPE_TTL_MS = 1000;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
   const client: OsClient = createClient(opts.url, opts.client);
   const names = indexNames(opts.prefix);
+  const recordStore = createRecordStore({ client, names });
   let initialising: Promise<void> | null = null;
   let closed = false;
   let metaCache: { index: string; seqNo: number; term: number; meta: CatalogMeta } | null = null;
@@ -198,7 +198,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const tokens = req.text ? textTokens(req.text) : null;
     if (req.text && !tokens?.length) return { total: 0, hits: [] };
     const scored = tokens !== null;
-    const fetch = req.records ? recordRequest((await liveShape()).storedRecord) : { _source: false, docvalue_fields: [] };
+    const fetch = req.records ? recordRequest((await recordStore.liveShape()).storedRecord) : { _source: false, docvalue_fields: [] };
     const body: Dsl = {
       ...fetch,
       docvalue_fields: ['category.slug', ...fetch.docvalue_fields],
@@ -206,7 +206,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
     const { total, hits } = await page(search, body, Math.max(0, req.offset), Math.max(0, req.limit), req.exactTotal !== false);
-    const records = req.records ? await hitRecords(hits) : null;
+    const records = req.records ? await recordStore.hitRecords(hits) : null;
     return {
       total,
       hits: hits.map((h) => {
@@ -221,58 +221,9 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     };
   }
 
-  /** Which of the vector and stored-record fields `index` maps (one mapping request). */
-  async function mappedFields(index = names.alias): Promise<{ vectors: boolean; storedRecord: boolean }> {
-    const r = await client.request<Record<string, { mappings?: Record<string, unknown> }>>({
-      method: 'GET',
-      path: `/${index}/_mapping/field/${VECTOR_FIELD},${RECORD_FIELD}`,
-      allow: [404],
-    });
-    const maps = Object.values(r ?? {}).map((m) => m.mappings ?? {});
-    return { vectors: maps.some((m) => VECTOR_FIELD in m), storedRecord: maps.length > 0 && maps.every((m) => RECORD_FIELD in m) };
-  }
-
-  /**
-   * The live version's shape (vectors, stored records), remembered for SHAPE_TTL_MS (the catalogue
-   * view's refresh interval): asked on every call, the mapping request was a round trip in front of every
-   * kNN request. A version swap by this engine forgets it; after a swap elsewhere, a kNN request on a
-   * lexical-only version fails on the unmapped field, answers no hits and forgets it too, and hits that
-   * come back without their record (the other shape) are completed with getParts.
-   */
-  let shapeCheck: { at: number; shape: { vectors: boolean; storedRecord: boolean } } | null = null;
-  /** Bumped by every forgetShape(): a mapping answer asked for before it is not remembered. */
-  let shapeEpoch = 0;
-  const forgetShape = () => {
-    shapeCheck = null;
-    shapeEpoch++;
-  };
-  async function liveShape(): Promise<{ vectors: boolean; storedRecord: boolean }> {
-    if (shapeCheck && Date.now() - shapeCheck.at < SHAPE_TTL_MS) return shapeCheck.shape;
-    const epoch = shapeEpoch;
-    const shape = await mappedFields();
-    if (epoch === shapeEpoch) shapeCheck = { at: Date.now(), shape };
-    return shape;
-  }
-
-  /** The hits' records, read from the hits, and for any that came back without one, with getParts. */
-  async function hitRecords(hits: readonly Hit[]): Promise<Map<string, PartRecord>> {
-    const out = new Map<string, PartRecord>();
-    const missing: number[] = [];
-    for (const h of hits) {
-      const record = recordOf(h);
-      if (record) out.set(h._id, record);
-      else missing.push(Number(h._id));
-    }
-    if (missing.length) {
-      forgetShape();
-      for (const p of await getParts(missing)) out.set(String(p.id), p);
-    }
-    return out;
-  }
-
   async function knn(vector: Float32Array, k: number, filters: EngineFilters, opts: { records?: boolean } = {}): Promise<VectorHit[]> {
     open();
-    const shape = k > 0 ? await liveShape() : null;
+    const shape = k > 0 ? await recordStore.liveShape() : null;
     if (!shape?.vectors) return [];
     let r: SearchResponse | null;
     try {
@@ -280,11 +231,11 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       r = await search(opts.records ? { ...query, ...recordRequest(shape.storedRecord) } : query);
     } catch (e) {
       if (!(e instanceof OpenSearchError && e.status === 400 && JSON.stringify(e.body).includes('is not knn_vector type'))) throw e;
-      forgetShape();
+      recordStore.forgetShape();
       return [];
     }
     const hits = (r?.hits.hits ?? []).slice(0, k);
-    const records = opts.records ? await hitRecords(hits) : null;
+    const records = opts.records ? await recordStore.hitRecords(hits) : null;
     return hits.map((h) => {
       const record = records?.get(h._id);
       return { id: Number(h._id), score: cosineFromScore(h._score ?? 0), ...(record ? { record } : {}) };
@@ -309,25 +260,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
   async function getParts(ids: readonly number[]): Promise<PartRecord[]> {
     open();
-    if (ids.length === 0) return [];
-    const byId = new Map<number, PartRecord>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 1000) {
-      const chunk = unique.slice(i, i + 1000);
-      const r = await client.request<{ docs: (Hit & { found?: boolean })[] }>({
-        method: 'POST',
-        path: `/${names.alias}/_mget`,
-        query: { _source_includes: RECORD_SOURCE.join(',') },
-        body: { ids: chunk.map(String) },
-        allow: [404],
-      });
-      if (!r) return [];
-      for (const d of r.docs) {
-        const record = d.found ? recordOf(d) : undefined;
-        if (record) byId.set(Number(d._id), record);
-      }
-    }
-    return ids.map((id) => byId.get(id)).filter((p): p is PartRecord => p !== undefined);
+    return recordStore.getParts(ids);
   }
 
   async function partWhere(filter: Dsl[]): Promise<PartRecord | null> {
@@ -381,7 +314,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       if (!p.live) return { kind: 'opensearch', version: null, previous: p.previous, parts: 0, vectors: false };
       const [count, vectors] = await Promise.all([
         client.send<{ count: number }>({ method: 'GET', path: `/${p.live}/_count` }),
-        mappedFields(p.live).then((m) => m.vectors),
+        recordStore.mappedFields(p.live).then((m) => m.vectors),
       ]);
       return { kind: 'opensearch', version: p.live, previous: p.previous, parts: count.count, vectors };
     },
@@ -415,7 +348,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
           try {
             return await finish(m, expected);
           } finally {
-            forgetShape();
+            recordStore.forgetShape();
           }
         },
       });
@@ -427,7 +360,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       await swapAlias(client, names, p.live, p.previous);
       await writePointers(client, names, p.previous, p.live);
       metaCache = null;
-      forgetShape();
+      recordStore.forgetShape();
       return { from: p.live, to: p.previous };
     },
     async setListMembership(listId, partIds) {

@@ -20,6 +20,8 @@ import { versionTables, type VersionTables } from './schema.ts';
 import { trigramMatch, trigramSpread } from './text.ts';
 import { createTextRanking, type CommonWordBounds } from './text-rank.ts';
 import { createKnn } from './knn.ts';
+import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
+import { parsedRecords, recordTexts, withLazyRecords } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -28,26 +30,6 @@ import { oncePerTurn } from '../../util/turn.ts';
 /** A list or spec set holding at least this share of the parts (and BROAD_SET_MIN) is broad: see broadSets. */
 const BROAD_SET_SHARE = 1 / 4;
 const BROAD_SET_MIN = 1000;
-/** Facet counts seek the set's parts rows while the set is under 1/SEEK_OVER_SCAN of the parts, else scan an index. */
-const SEEK_OVER_SCAN = 8;
-
-/** A hit whose record's JSON is parsed when `record` is first read (a getter on the prototype: hits keep one shape). */
-class LazyRecordHit {
-  readonly id: number;
-  readonly score: number;
-  declare readonly category?: string | null;
-  #text: string;
-  #record: PartRecord | undefined;
-  constructor(h: { id: number; score?: number; category?: string | null }, text: string) {
-    this.id = h.id;
-    this.score = h.score ?? 0;
-    if ('category' in h) (this as { category?: string | null }).category = h.category;
-    this.#text = text;
-  }
-  get record(): PartRecord {
-    return (this.#record ??= JSON.parse(this.#text) as PartRecord);
-  }
-}
 
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
@@ -70,8 +52,6 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let hasVectors = false;
   let hasStatusIndex = false;
   const stmts = new Map<string, Database.Statement>();
-  /** Whether this connection has created facets' temporary table. */
-  let facetTable = false;
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -118,6 +98,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   }
   const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord);
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false);
+  const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
   function mpnLookup(req: MpnLookupRequest): MpnHit[] {
     const t = tables();
@@ -217,7 +198,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
     if (match) {
-      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, filterSql(req.filters, t, { probe: true }), offset + limit).slice(offset) : []);
+      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
       if (req.exactTotal === false) return { total: offset + hits.length, hits };
       const total = (
         stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
@@ -227,26 +208,18 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       ).n;
       return { total, hits };
     }
-    const g = broadSets(t, f) ? filterSql(req.filters, t, { probe: true }) : f;
-    const total = (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${g.sql}`).get(...g.params) as { n: number }).n;
+    const where = broadSets(t, f) ? f.probeSql : f.sql;
+    const total = (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
     const rows = stmt(
-      `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${g.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
-    ).all(...g.params, limit, offset) as TextHit[];
+      `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
+    ).all(...f.params, limit, offset) as TextHit[];
     return { total, hits: withRecords(req.records, rows) };
   }
 
-  /**
-   * The hits with their records when the request asks for them (read as getParts reads them). A
-   * record's JSON is parsed when `record` is first read: a caller that ranks 200 hits and shows 10
-   * parses what it looks at.
-   */
+  /** The hits with their records when the request asks for them (records.ts: parsed on first read). */
   function withRecords<T extends { id: number; record?: PartRecord }>(want: boolean | undefined, hits: T[]): T[] {
-    if (!want || hits.length === 0) return hits;
-    const texts = recordTexts(hits.map((h) => h.id));
-    return hits.map((h) => {
-      const text = texts.get(h.id);
-      return text === undefined ? h : (new LazyRecordHit(h, text) as unknown as T);
-    });
+    const t = want && hits.length ? tables() : null;
+    return t ? withLazyRecords(hits, recordTexts(stmt, t, hits.map((h) => h.id))) : hits;
   }
 
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
@@ -276,11 +249,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   }
 
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
-    let f = filterSql(filters, t);
-    if (!text) {
-      if (broadSets(t, f)) f = filterSql(filters, t, { probe: true });
-      return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${f.sql}`, params: f.params };
-    }
+    const f = filterSql(filters, t);
+    if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${broadSets(t, f) ? f.probeSql : f.sql}`, params: f.params };
     const match = textMatch(t, text);
     if (!match) return null;
     return {
@@ -289,83 +259,17 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     };
   }
 
-  /**
-   * Facets of the matched set, read once into a temporary table (the set's query used to run again for
-   * every count): spec-name and spec-value counts through the specs' (prow, name, value) index, from
-   * the set's rows (CROSS JOIN: the set drives); manufacturer and category counts by seeking the set's
-   * parts rows when it is small, else by scanning those columns' indexes with the set probed.
-   */
   function facets(req: FacetRequest): FacetResult {
-    const empty: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
     const t = tables();
-    if (!t) return empty;
-    const set = matchedSet(t, req.text, req.filters);
-    if (!set) return empty;
-    const size = req.size ?? 20;
-    if (!facetTable) {
-      db.exec('CREATE TEMP TABLE IF NOT EXISTS facet_rows (r INTEGER PRIMARY KEY)');
-      facetTable = true;
-    }
-    const rows = 'temp.facet_rows';
-    stmt(`DELETE FROM ${rows}`).run();
-    try {
-      const total = stmt(`INSERT INTO ${rows} (r) SELECT r FROM (${set.sql})`).run(...set.params).changes;
-      const specNames: Record<string, number> = {};
-      for (const r of stmt(
-        `SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${rows} m CROSS JOIN ${t.specs} s ON s.prow = m.r GROUP BY s.name ORDER BY n DESC, s.name`,
-      ).all() as { name: string; n: number }[]) {
-        specNames[r.name] = r.n;
-      }
-      const specValues: FacetResult['specValues'] = {};
-      for (const name of req.specValues ?? []) {
-        const values = stmt(
-          `SELECT s.value AS value, count(DISTINCT s.prow) AS count FROM ${rows} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
-        ).all(name, size) as { value: string; count: number }[];
-        const ext = stmt(
-          `SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${rows} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ?`,
-        ).get(name, name) as { min: number | null; max: number | null; unit: string | null };
-        specValues[name] = { values, min: ext.min, max: ext.max, unit: ext.unit };
-      }
-      // A seek per part of a small set; a scan of the (column, rowid) index with the set probed for a large one.
-      const forced = opts.plans?.facetCounts;
-      const seek = forced && forced !== 'auto' ? forced === 'seek' : total * SEEK_OVER_SCAN < partsIn(t);
-      const counts = (col: 'mfr_slug' | 'category') =>
-        stmt(
-          seek
-            ? `SELECT p.${col} AS slug, count(*) AS count FROM ${rows} m CROSS JOIN ${t.parts} p ON p.rowid = m.r WHERE p.${col} IS NOT NULL GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`
-            : `SELECT p.${col} AS slug, count(*) AS count FROM ${t.parts} p WHERE p.${col} IS NOT NULL AND +p.rowid IN (SELECT r FROM ${rows}) GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`,
-        ).all(size) as { slug: string; count: number }[];
-      return { total, specNames, specValues, manufacturers: counts('mfr_slug'), categories: counts('category') };
-    } finally {
-      stmt(`DELETE FROM ${rows}`).run();
-    }
-  }
-
-  /** The stored records' JSON text by id (unknown ids absent). */
-  function recordTexts(ids: readonly number[]): Map<number, string> {
-    const t = tables();
-    const byId = new Map<number, string>();
-    if (!t) return byId;
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = stmt(
-        `SELECT id, record FROM ${t.parts} WHERE id IN (${chunk.map(() => '?').join(',')})`,
-      ).all(...chunk) as { id: number; record: string }[];
-      for (const r of rows) byId.set(r.id, r.record);
-    }
-    return byId;
+    const set = t && matchedSet(t, req.text, req.filters);
+    return t && set ? countFacets(t, set, req, partsIn(t)) : EMPTY_FACETS;
   }
 
   function getParts(ids: readonly number[]): PartRecord[] {
-    if (ids.length === 0) return [];
-    const texts = recordTexts(ids);
-    const out: PartRecord[] = [];
-    for (const id of ids) {
-      const text = texts.get(id);
-      if (text !== undefined) out.push(JSON.parse(text) as PartRecord);
-    }
-    return out;
+    const t = tables();
+    return t ? parsedRecords(recordTexts(stmt, t, ids), ids) : [];
   }
+
 
   function getPartBySlug(mfr: string, mpnSlug: string): { part: PartRecord; exact: boolean } | null {
     const t = tables();

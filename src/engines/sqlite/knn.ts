@@ -54,11 +54,10 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     // The window's ids drive the check, each tested against the filters (CROSS JOIN: the outer loop;
     // filterSql's probe form). Otherwise SQLite walked a list or spec set and scanned the whole JSON
     // array once per member: 1.75 s for a 755-part list by the time the window held 29k vectors.
-    const probe = filterSql(filters, t, { probe: true });
-    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.id = j.value WHERE ${probe.sql}`).pluck();
+    const pick = stmt(`SELECT p.id AS id FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.id = j.value WHERE ${f.probeSql}`).pluck();
     for (let n = Math.min(most, Math.max(64, 2 * k)), first = true; ; first = false) {
       const rows = near(n);
-      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...probe.params) as number[]).map(Number));
+      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
       const kept = rows.filter((r) => pass.has(Number(r.id)));
       if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
       if (m && first) {

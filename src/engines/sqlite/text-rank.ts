@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
-import type { SqlCondition } from './filters.ts';
+import type { FilterSql } from './filters.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
@@ -71,8 +71,7 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
   }
 
   /**
-   * The best `k` parts by BM25 among those matching `match` and the filters (`f`; `probe`: the same
-   * written to check given rows, filterSql's probe form), ordered by score then id.
+   * The best `k` parts by BM25 among those matching `match` and the filters, ordered by score then id.
    *
    * FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no join, a bounded sort), and only
    * the n best rows are joined to the parts table for the filters and ids. Joining every matching row
@@ -81,16 +80,16 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
    * than the n-th row (rows tied with it may lie beyond the cut, and ties are broken by id), so the
    * result is exactly the plain query's.
    */
-  function rankedText(t: VersionTables, match: string, f: SqlCondition, probe: SqlCondition, k: number): TextHit[] {
+  function rankedText(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] {
     const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
     // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters.
-    const pick = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${probe.sql}`);
+    const pick = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`);
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
       const rows = top.all(match, n) as { r: number; s: number }[];
       const complete = rows.length < n;
       const cut = complete ? Infinity : rows[rows.length - 1]!.s;
       const score = new Map(rows.map((x) => [x.r, x.s]));
-      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...probe.params) as { r: number; id: number; category: string | null }[])
+      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number; category: string | null }[])
         .map((x) => ({ id: x.id, category: x.category, s: score.get(x.r)! }))
         .filter((x) => x.s < cut);
       if (complete || kept.length >= k) {

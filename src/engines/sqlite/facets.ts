@@ -1,0 +1,57 @@
+/**
+ * Facet counts of the SQLite adapter over a matched set (the rows of a query over the parts table, `p`),
+ * read once into a temporary table (the set's query used to run again for every count): spec-name and
+ * spec-value counts through the specs' (prow, name, value) index, from the set's rows (CROSS JOIN: the
+ * set drives); manufacturer and category counts by seeking the set's parts rows when it is small, else
+ * by scanning those columns' indexes with the set probed.
+ */
+import type Database from 'better-sqlite3';
+import type { FacetRequest, FacetResult } from '../port.ts';
+import type { SqlCondition } from './filters.ts';
+import type { VersionTables } from './schema.ts';
+
+export const EMPTY_FACETS: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
+
+/** Manufacturer and category counts seek the set's parts rows while the set is under 1/SEEK_OVER_SCAN of the parts, else scan an index. */
+const SEEK_OVER_SCAN = 8;
+const ROWS = 'temp.facet_rows';
+
+/** `forced`: the manufacturer/category plan for tests ('auto' chooses by the set's size). */
+export function createFacetCounts(db: Database.Database, stmt: (sql: string) => Database.Statement, forced: 'auto' | 'seek' | 'scan') {
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS facet_rows (r INTEGER PRIMARY KEY)`);
+
+  /** `set` selects the matched rowids as `r`; `parts` is about the number of parts in the version. */
+  return function countFacets(t: VersionTables, set: SqlCondition, req: FacetRequest, parts: number): FacetResult {
+    const size = req.size ?? 20;
+    stmt(`DELETE FROM ${ROWS}`).run();
+    try {
+      const total = stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${set.sql})`).run(...set.params).changes;
+      const specNames: Record<string, number> = {};
+      for (const r of stmt(
+        `SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r GROUP BY s.name ORDER BY n DESC, s.name`,
+      ).all() as { name: string; n: number }[]) {
+        specNames[r.name] = r.n;
+      }
+      const specValues: FacetResult['specValues'] = {};
+      for (const name of req.specValues ?? []) {
+        const values = stmt(
+          `SELECT s.value AS value, count(DISTINCT s.prow) AS count FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
+        ).all(name, size) as { value: string; count: number }[];
+        const ext = stmt(
+          `SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ?`,
+        ).get(name, name) as { min: number | null; max: number | null; unit: string | null };
+        specValues[name] = { values, min: ext.min, max: ext.max, unit: ext.unit };
+      }
+      const seek = forced === 'auto' ? total * SEEK_OVER_SCAN < parts : forced === 'seek';
+      const counts = (col: 'mfr_slug' | 'category') =>
+        stmt(
+          seek
+            ? `SELECT p.${col} AS slug, count(*) AS count FROM ${ROWS} m CROSS JOIN ${t.parts} p ON p.rowid = m.r WHERE p.${col} IS NOT NULL GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`
+            : `SELECT p.${col} AS slug, count(*) AS count FROM ${t.parts} p WHERE p.${col} IS NOT NULL AND +p.rowid IN (SELECT r FROM ${ROWS}) GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`,
+        ).all(size) as { slug: string; count: number }[];
+      return { total, specNames, specValues, manufacturers: counts('mfr_slug'), categories: counts('category') };
+    } finally {
+      stmt(`DELETE FROM ${ROWS}`).run();
+    }
+  };
+}
