@@ -47,7 +47,8 @@ const samePackage = (a: string | null, b: string | null) => a !== null && b !== 
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 const numeric = (s: ParamPart['specs'][number]) => s.num !== null && Number.isFinite(s.num) && s.unit !== null && s.unit !== '';
 
-export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: string; queries: number; seed: number }): RelevanceQuery[] {
+/** The active parts of each leaf category, by category slug. */
+export function activeByCategory(parts: readonly ParamPart[]): Map<string, ParamPart[]> {
   const byCategory = new Map<string, ParamPart[]>();
   for (const p of parts) {
     if (!p.active || !p.category) continue;
@@ -55,6 +56,29 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
     if (list) list.push(p);
     else byCategory.set(p.category.slug, [p]);
   }
+  return byCategory;
+}
+
+/**
+ * The parts judged as of a query's category: leaf categories of the same name under different roots
+ * ("MOSFETs" three times, "Crystals") hold the same kind of part, so a part of any of them counts;
+ * generic names ("Others") stay with their own category.
+ */
+export function sameKindParts(byCategory: ReadonlyMap<string, ParamPart[]>): (slug: string, name: string) => ParamPart[] {
+  const byName = new Map<string, ParamPart[]>();
+  const keyOf = (slug: string, name: string) => (GENERIC_NAMES.has(nameKeyOf(name)) ? `slug:${slug}` : nameKeyOf(name));
+  for (const [slug, ps] of byCategory) {
+    const key = keyOf(slug, ps[0]!.category!.name);
+    const list = byName.get(key);
+    if (list) list.push(...ps);
+    else byName.set(key, [...ps]);
+  }
+  return (slug, name) => byName.get(keyOf(slug, name)) ?? byCategory.get(slug) ?? [];
+}
+
+export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: string; queries: number; seed: number }): RelevanceQuery[] {
+  const byCategory = activeByCategory(parts);
+  const sameKind = sameKindParts(byCategory);
   const categories = [...byCategory.entries()]
     .filter(([, ps]) => ps.length >= MIN_CATEGORY_PARTS)
     .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
@@ -70,17 +94,6 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
     })
     .filter((c) => c.eligible.length > 0);
 
-  // Leaf categories of the same name under different roots ("MOSFETs" three times, "Crystals") hold the
-  // same kind of part: a part of any of them is judged as of the query's category.
-  const byName = new Map<string, ParamPart[]>();
-  for (const [slug, ps] of byCategory) {
-    const name = nameKeyOf(ps[0]!.category!.name);
-    const key = GENERIC_NAMES.has(name) ? `slug:${slug}` : name;
-    const list = byName.get(key);
-    if (list) list.push(...ps);
-    else byName.set(key, [...ps]);
-  }
-
   const rng = new Rng(opts.seed).fork(opts.suite);
   const out: RelevanceQuery[] = [];
   const used = new Set<string>();
@@ -95,7 +108,7 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
       used.add(query);
       const constraints = chosen.length + (pkg ? 1 : 0);
       const judgments: Record<string, Grade> = {};
-      for (const p of byName.get(GENERIC_NAMES.has(nameKeyOf(c.name)) ? `slug:${c.slug}` : nameKeyOf(c.name)) ?? c.parts) {
+      for (const p of sameKind(c.slug, c.name)) {
         let met = chosen.filter((want) => p.specs.some((s) => s.name === want.name && numeric(s) && s.unit === want.unit && sameNumber(s.num!, want.num!))).length;
         if (pkg && samePackage(p.package, pkg)) met++;
         const grade: Grade = met === constraints ? 3 : met === constraints - 1 ? 2 : 1;

@@ -1,7 +1,7 @@
 /**
  * The rule-judged suites of a real catalogue dump (../shared/data/catalog): real-mpn (MPN exact,
- * lower-case, punctuation-stripped and typo queries: mpn-suite.ts) and real-param (parametric queries
- * judged from the records: param-suite.ts). The parts are read and normalised exactly as the ingest
+ * lower-case, punctuation-stripped and typo queries: mpn-suite.ts), real-param (parametric queries
+ * judged from the records: param-suite.ts) and real-count ("dual operational amplifier": count-suite.ts). The parts are read and normalised exactly as the ingest
  * does (same identity, last record wins), so the judgments' slugs are those of an index of the same
  * dump ingested with the same manufacturers and categories files. Derived data: never committed.
  */
@@ -15,11 +15,13 @@ import { openLines } from '../../ingest/read-lines.ts';
 import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-files.ts';
 import type { RelevanceQuery } from './format.ts';
 import { buildMpnSuite, type MpnPart } from './mpn-suite.ts';
+import { buildCountSuite } from './count-suite.ts';
 import { buildParamSuite, type ParamPart } from './param-suite.ts';
 
 export interface RealSuites {
   mpn: RelevanceQuery[];
   param: RelevanceQuery[];
+  count: RelevanceQuery[];
   /** Distinct parts read (after the ingest's identity rule). */
   parts: number;
 }
@@ -48,5 +50,6 @@ export async function buildRealSuites(files: { parts: string; manufacturers: str
   }
   const mpn = buildMpnSuite([...mpnById.values()], { suite: 'real-mpn', seed, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
   const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed });
-  return { mpn, param, parts: mpnById.size };
+  const count = buildCountSuite([...paramById.values()], { suite: 'real-count' });
+  return { mpn, param, count, parts: mpnById.size };
 }

@@ -78,7 +78,7 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['optocoupler', 'optocoupler'], ['optocouplers', 'optocoupler'], ['opto', 'optocoupler'], ['photocoupler', 'optocoupler'],
   ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
   ['logic', 'logic'], ['logic gate', 'logic'], ['logic gates', 'logic'], ['gates', 'logic'], ['buffer', 'logic'], ['buffers', 'logic'],
-  ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'],
+  ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'], ['inverter', 'logic'], ['inverters', 'logic'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
   ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
   ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],
@@ -176,11 +176,28 @@ const aec = (v: string): ValueWord => ({ names: ['Qualification', 'Ratings', 'Gr
 const color = (v: string): ValueWord => ({ names: COLOR_NAMES, values: [v], requires: ['led'] });
 const outputType = (v: string): ValueWord => ({ names: ['Output Type', 'Output Configuration'], values: [v], requires: REGULATORS });
 const shielding = (v: string): ValueWord => ({ names: ['Shielding', 'Type', 'Shielded'], values: [v], requires: ['inductor'] });
+/**
+ * Spec names that say how many channels, circuits or elements a part holds, as catalogues write them:
+ * "2", "2 N-Channel", "Dual", "Four channels", "1 Pair Common Cathode".
+ */
+const COUNT_NAMES = ['Number of channels', 'Number of circuits', 'Circuits', 'Number', 'Number of elements', 'Number of drivers', 'Number of outputs', 'Diode configuration'];
+/** Families whose parts come as one, two or four of a kind in a package ("dual op amp", "quad comparator", "dual LDO", "quad analog switch"). */
+const COUNTED: readonly Family[] = [
+  'op amp', 'comparator', 'amplifier', 'mosfet', 'bjt', 'transistor', 'igbt', 'diode', 'schottky', 'zener', 'tvs',
+  'optocoupler', 'gate driver', 'logic', 'adc', 'dac', 'ldo', 'regulator', 'dc-dc', 'switch',
+];
+const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
+/**
+ * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
+ * phrases they win the scan over "dual", and with an empty `requires` they never become a constraint.
+ */
+const NOT_A_COUNT: ValueWord = { names: [], values: [], requires: [] };
 
 /**
  * Lower-case words and phrases (hyphens count as spaces) that are a value of a text spec. Dielectric
  * codes: C0G = NP0 (and the letter-O misspellings COG/NPO); EIA class-2 codes as written. Colours,
- * safety classes (X2...), output type and shielding only count in a matching family context.
+ * safety classes (X2...), output type, shielding and counts ("dual", "quad") only count in a matching
+ * family context.
  */
 export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, ValueWord>([
   ['c0g', dielectric('C0G', 'NP0')], ['cog', dielectric('C0G', 'NP0')], ['np0', dielectric('C0G', 'NP0')],
@@ -194,6 +211,10 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['npn', { names: BJT_NAMES, values: ['NPN'], implies: 'bjt' }],
   ['pnp', { names: BJT_NAMES, values: ['PNP'], implies: 'bjt' }],
   ['adjustable', outputType('Adjustable')], ['adj', outputType('Adjustable')], ['fixed', outputType('Fixed')],
+  ['dual', count('2', 'Dual', 'Two', 'Pair')], ['dual channel', count('2', 'Dual', 'Two')],
+  ['quad', count('4', 'Quad', 'Four')], ['quad channel', count('4', 'Quad', 'Four')],
+  ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', count('1', 'Single')],
+  ['dual supply', NOT_A_COUNT], ['dual rail', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],
   ['step down', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

@@ -1,7 +1,7 @@
 /**
  * The real catalogue from ../shared/data/catalog (29,399 full parts): ingest into SQLite, and into
  * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy; and gate relevance
- * on the real data: the rule-judged real-mpn and real-param suites (src/relevance/real-suites.ts), run
+ * on the real data: the rule-judged real-mpn, real-param and real-count suites (src/relevance/real-suites.ts), run
  * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
  * TOLERANCE (test/support/relevance-gate.ts) on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
  * rewrites the file). Skips with a message when the shared data is absent.
@@ -140,12 +140,13 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     }
   });
 
-  it('keeps real-data relevance (real-mpn, real-param; lexical) at its baseline', async () => {
+  it('keeps real-data relevance (real-mpn, real-param, real-count; lexical) at its baseline', async () => {
     const suites = await realSuites();
     expect(suites.mpn.length).toBe(300);
     expect(suites.param.length).toBe(60);
+    expect(suites.count.length).toBe(26);
     const got: RealBaseline['lexical'] = {};
-    for (const [suite, queries] of [['real-mpn', suites.mpn], ['real-param', suites.param]] as const) {
+    for (const [suite, queries] of [['real-mpn', suites.mpn], ['real-param', suites.param], ['real-count', suites.count]] as const) {
       const r = await runSuite(queries, { engine, embedder: null, retrieval: 'lexical' });
       got[suite] = { ...r.mean, constraint_share: r.constraints?.share ?? null };
     }

@@ -4,12 +4,14 @@
  *   - real-mpn: a deterministic sample of about 300 MPNs, round-robin over categories: exact,
  *     lower-case, punctuation-stripped and one-character typo queries (rules: src/relevance/mpn-suite.ts);
  *   - real-param: 60 parametric queries ("100nF 50V 0603 multilayer ceramic capacitors"), judged from
- *     the records' spec numbers, units, packages and categories (rules: src/relevance/param-suite.ts).
+ *     the records' spec numbers, units, packages and categories (rules: src/relevance/param-suite.ts);
+ *   - real-count: "dual"/"quad" queries per category ("dual operational amplifier"), judged from the
+ *     records' channel counts (rules: src/relevance/count-suite.ts).
  *
- *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE]
+ *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE] [--count-out FILE]
  *
  * Defaults: ../shared/data/catalog/parts.jsonl.gz with that folder's manufacturers.json and categories.json,
- * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl beside it. Judge against an index of the SAME parts file ingested
+ * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl, real-count.jsonl beside it. Judge against an index of the SAME parts file ingested
  * with the SAME manufacturers file (slugs depend on manufacturer alias resolution), e.g.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/real npx partsearch ingest --parts FILE --manufacturers M --categories C --no-embeddings
@@ -25,7 +27,7 @@ import { buildRealSuites } from '../../src/relevance/real-suites.ts';
 const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
 
 const { values: v } = parseArgs({
-  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, seed: { type: 'string' } },
+  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, 'count-out': { type: 'string' }, seed: { type: 'string' } },
 });
 const partsFile = path.resolve(v.parts ?? path.join(SHARED, 'parts.jsonl.gz'));
 if (!fs.existsSync(partsFile)) {
@@ -37,6 +39,7 @@ const mfrFile = v.manufacturers ?? (fs.existsSync(path.join(dir, 'manufacturers.
 const catFile = v.categories ?? (fs.existsSync(path.join(dir, 'categories.json')) ? path.join(dir, 'categories.json') : null);
 const out = path.resolve(v.out ?? path.join(os.tmpdir(), 'partsearch-relevance', 'real-mpn.jsonl'));
 const paramOut = path.resolve(v['param-out'] ?? path.join(path.dirname(out), 'real-param.jsonl'));
+const countOut = path.resolve(v['count-out'] ?? path.join(path.dirname(out), 'real-count.jsonl'));
 
 const suites = await buildRealSuites({ parts: partsFile, manufacturers: mfrFile, categories: catFile }, v.seed ? Number(v.seed) : 42);
 fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -44,3 +47,5 @@ fs.writeFileSync(out, formatSuite(suites.mpn));
 console.log(`${out}: ${suites.mpn.length} queries from ${suites.parts.toLocaleString('en-US')} parts of ${partsFile}`);
 fs.writeFileSync(paramOut, formatSuite(suites.param));
 console.log(`${paramOut}: ${suites.param.length} parametric queries`);
+fs.writeFileSync(countOut, formatSuite(suites.count));
+console.log(`${countOut}: ${suites.count.length} count queries`);

@@ -59,7 +59,8 @@ describe('constraint satisfaction of the top 5', () => {
 
   it('counts spec, value and package constraints (families are hints)', () => {
     expect(constraintCount(understandQuery('10k 0603 1% resistor'))).toBe(3);
-    expect(constraintCount(understandQuery('dual op amp'))).toBe(0);
+    expect(constraintCount(understandQuery('op amp'))).toBe(0);
+    expect(constraintCount(understandQuery('dual op amp'))).toBe(1); // the number of channels
   });
 
   describe('runner on the small fixture (SQLite, lexical)', () => {
@@ -74,7 +75,8 @@ describe('constraint satisfaction of the top 5', () => {
       q('a1', '10k 0603 1% resistor', 'parametric', 'yageo/RC0603FR-0710KL'),
       q('a2', '3.3V LDO SOT-23-5', 'parametric', 'texas-instruments/TLV70033DDCR'),
       q('a3', '1k resistor 0402', 'parametric', 'yageo/RC0603FR-0710KL'),
-      q('a4', 'dual op amp', 'nl', 'texas-instruments/LM358DR'),
+      q('a4', 'low noise audio amplifier', 'nl', 'texas-instruments/LM358DR'),
+      q('a5', 'dual op amp', 'nl', 'texas-instruments/LM358DR'),
       { id: 'm1', suite: 'small', query: 'LM358DR', endpoint: 'mpn', judgments: { 'texas-instruments/LM358DR': 3 } },
     ];
 
@@ -89,11 +91,13 @@ describe('constraint satisfaction of the top 5', () => {
       // No 1 kΩ 0402 resistor in the fixture: cannot pass or fail.
       expect(by.a3!.constraints).toMatchObject({ parsed: 3, checked: 0, satisfied: null });
       expect(by.a4!.constraints).toMatchObject({ parsed: 0, checked: 0, satisfied: null });
+      // "dual": the number of channels, which the fixture's dual op amps hold.
+      expect(by.a5!.constraints).toMatchObject({ parsed: 1, satisfied: true });
       expect(by.m1!.constraints).toBeNull();
       expect(by.a1!.fusion).toBe(DEFAULT_FUSION);
-      expect(r.constraints).toMatchObject({ queries: 2, satisfied: 2, share: 1, unconstrained: 1, unsatisfiable: 1 });
+      expect(r.constraints).toMatchObject({ queries: 3, satisfied: 3, share: 1, unconstrained: 1, unsatisfiable: 1 });
       expect(r.constraints!.byKind.parametric).toMatchObject({ queries: 2, satisfied: 2, unsatisfiable: 1 });
-      expect(r.constraints!.byKind.nl).toMatchObject({ queries: 0, share: null, unconstrained: 1 });
+      expect(r.constraints!.byKind.nl).toMatchObject({ queries: 1, satisfied: 1, share: 1, unconstrained: 1 });
     });
 
     it('runs the requested fusion', async () => {
