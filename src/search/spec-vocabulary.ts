@@ -186,6 +186,8 @@ const COUNTED: readonly Family[] = [
   'op amp', 'comparator', 'amplifier', 'mosfet', 'bjt', 'transistor', 'igbt', 'diode', 'schottky', 'zener', 'tvs',
   'optocoupler', 'gate driver', 'logic', 'adc', 'dac', 'ldo', 'regulator', 'dc-dc', 'switch',
 ];
+/** Op amp and comparator swing ("Rail to rail: Rail-to-Rail Input, Rail-to-Rail Output"). */
+const railToRail = (v: string): ValueWord => ({ names: ['Rail to rail', 'Features'], values: [v], requires: ['op amp', 'comparator', 'amplifier'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
 /**
  * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
@@ -214,7 +216,8 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['dual', count('2', 'Dual', 'Two', 'Pair')], ['dual channel', count('2', 'Dual', 'Two')],
   ['quad', count('4', 'Quad', 'Four')], ['quad channel', count('4', 'Quad', 'Four')],
   ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', count('1', 'Single')],
-  ['dual supply', NOT_A_COUNT], ['dual rail', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT],
+  ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT],
+  ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output')],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],
   ['step down', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

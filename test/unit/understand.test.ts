@@ -452,7 +452,11 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(countOf('quad analog switch')).toBeDefined();
     expect(understandQuery('dual n-channel mosfet').values.map((v) => v.values[0])).toEqual(['2', 'N-Channel']);
     // Not a count: without a counted family, or in a phrase that means something else.
-    for (const q of ['dual', 'dual core mcu', 'dual supply op amp', 'dual rail op amp']) expect(countOf(q), q).toBeUndefined();
+    for (const q of ['dual', 'dual core mcu', 'dual supply op amp']) expect(countOf(q), q).toBeUndefined();
+    // "rail to rail" is the amplifier's swing, and does not hide the count before it.
+    expect(understandQuery('dual rail-to-rail op amp').values.map((v) => v.values[0])).toEqual(['2', 'Rail-to-Rail']);
+    expect(evaluate([spec('Rail to rail', 'Rail-to-rail output')], understandQuery('rail to rail op amp').values[0]!)).toBe(true);
+    expect(evaluate([spec('Rail to rail', 'Rail-to-Rail Input')], understandQuery('rrio op amp').values[0]!)).toBe(false);
     expect(understandQuery('dual supply op amp').terms).toContain('supply');
     const s = (name: string, value: string) => [spec(name, value)];
     expect(evaluate(s('Number of channels', '2'), dual)).toBe(true);
