@@ -188,6 +188,8 @@ const COUNTED: readonly Family[] = [
 ];
 /** Op amp and comparator swing ("Rail to rail: Rail-to-Rail Input, Rail-to-Rail Output"). */
 const railToRail = (v: string): ValueWord => ({ names: ['Rail to rail', 'Features'], values: [v], requires: ['op amp', 'comparator', 'amplifier'] });
+/** Relay and switch contact forms as catalogues write them ("SPST-NO", "One set changeover: 1C (SPDT - changeover)"). */
+const contacts = (...values: string[]): ValueWord => ({ names: ['Circuit', 'Contact form', 'Relay contact form', 'Switch circuit'], values, requires: ['relay', 'switch'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
 /**
  * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
@@ -217,6 +219,9 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['quad', count('4', 'Quad', 'Four')], ['quad channel', count('4', 'Quad', 'Four')],
   ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', count('1', 'Single')],
   ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT],
+  ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
+  ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
+  ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
   ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output')],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

@@ -457,6 +457,12 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('dual rail-to-rail op amp').values.map((v) => v.values[0])).toEqual(['2', 'Rail-to-Rail']);
     expect(evaluate([spec('Rail to rail', 'Rail-to-rail output')], understandQuery('rail to rail op amp').values[0]!)).toBe(true);
     expect(evaluate([spec('Rail to rail', 'Rail-to-Rail Input')], understandQuery('rrio op amp').values[0]!)).toBe(false);
+    // Contact forms of relays and switches, in the catalogue's spellings.
+    const spdt = understandQuery('5V relay spdt').values[0]!;
+    expect(evaluate([spec('Contact form', 'One set changeover: 1C (SPDT - changeover)')], spdt)).toBe(true);
+    expect(evaluate([spec('Contact form', '1 Set Normally Open: 1A (SPST NO)')], spdt)).toBe(false);
+    expect(evaluate([spec('Circuit', 'SPST-NO')], understandQuery('spst-no tactile switch').values[0]!)).toBe(true);
+    expect(understandQuery('spdt').values).toEqual([]); // no relay or switch named
     expect(understandQuery('dual supply op amp').terms).toContain('supply');
     const s = (name: string, value: string) => [spec(name, value)];
     expect(evaluate(s('Number of channels', '2'), dual)).toBe(true);
