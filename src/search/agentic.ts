@@ -86,6 +86,8 @@ export const NORMALIZED_LEXICAL_WEIGHT = 0.5;
 const POOL_MIN = 100;
 /** Parts of the named categories the whole-catalogue BM25 list must hold before BM25 within them is skipped. */
 export const CATEGORY_FILL = 20;
+/** Named categories holding fewer candidates that meet every constraint than this let family parts that do rank with them (the default page size). */
+export const WIDEN_BELOW = 5;
 /** Candidates meeting every quantity constraint below which the spec-filtered candidates are read (spec-retrieval.ts). */
 export const SPEC_FILL = 20;
 const POOL_MAX = 500;
@@ -311,8 +313,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });
 
   const families = familiesToMatch(u.families);
-  const rank = (ids: readonly number[], fused: Map<number, number>) =>
-    ids
+  const constrained = u.specs.length + u.values.length + u.packages.length > 0;
+  const rank = (ids: readonly number[], fused: Map<number, number>) => {
+    const scored = ids
       .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
       .map((p) => ({
@@ -325,15 +328,25 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         pe: packageExact(u, p),
         m: mpnRank.get(p.id),
         f: fused.get(p.id) ?? 0,
-      }))
+      }));
+    // The named categories' parts rank first. When the query says nothing beyond its constraints and
+    // families (every word read) and those categories hold fewer than WIDEN_BELOW candidates meeting
+    // every constraint, a part of the query's family meeting every constraint ranks with them: the
+    // category was named by words the family already carries ("pnp transistor sot-23" names the
+    // 8-part leaf "Transistors (NPN/PNP)", one of them a PNP in SOT-23, while 52 of the leaf
+    // "Bipolar Transistors - BJT" are). A word left unread ("through hole resistors") may be what
+    // the category's name adds, so then the tier stays as named.
+    const widen = constrained && u.unread.length === 0 && scored.filter((x) => x.cat > 0 && x.c === 1).length < WIDEN_BELOW;
+    return scored
       .sort((a, b) => {
         if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-        const inA = a.cat > 0 ? 1 : 0;
-        const inB = b.cat > 0 ? 1 : 0;
+        const inA = a.cat > 0 || (widen && a.fam === 1 && a.c === 1) ? 1 : 0;
+        const inB = b.cat > 0 || (widen && b.fam === 1 && b.c === 1) ? 1 : 0;
         return inB - inA || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
       })
       .map((x) => x.p);
+  };
   const top = rank(first, fusedHead);
   const ranked = second.length ? [...top, ...rank(second, fusedAll)] : top;
 

@@ -86,6 +86,18 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['transformer', 'transformer'], ['transformers', 'transformer'],
 ]);
 
+/**
+ * Words of FAMILY_WORDS phrases that name a narrower kind than their family ("tantalum" capacitors,
+ * "header" connectors, logic "gates"): a query that says one says more than its family, so it
+ * counts as unread (QueryUnderstanding.unread) although it names the family.
+ */
+export const SUBTYPE_WORDS: ReadonlySet<string> = new Set([
+  'mlcc', 'electrolytic', 'tantalum', 'supercap', 'supercapacitor', 'shunt', 'trimmer', 'trimpot', 'ntc', 'ptc',
+  'power', 'linear', 'low', 'dropout', 'switching', 'quartz', 'resonator', 'tcxo', 'vcxo', 'eeprom', 'sram', 'flash',
+  'header', 'headers', 'socket', 'sockets', 'terminal', 'block', 'blocks', 'polyfuse', 'rectifier', 'choke', 'chokes',
+  'gate', 'gates', 'buffer', 'buffers', 'latch', 'latches', 'flip', 'flop', 'flops', 'inverter', 'inverters',
+]);
+
 /** Longest phrase in FAMILY_WORDS / VALUE_WORDS, in words. */
 export const LONGEST_PHRASE = 3;
 
@@ -186,8 +198,8 @@ const COUNTED: readonly Family[] = [
   'op amp', 'comparator', 'amplifier', 'mosfet', 'bjt', 'transistor', 'igbt', 'diode', 'schottky', 'zener', 'tvs',
   'optocoupler', 'gate driver', 'logic', 'adc', 'dac', 'ldo', 'regulator', 'dc-dc', 'switch',
 ];
-/** Op amp and comparator swing ("Rail to rail: Rail-to-Rail Input, Rail-to-Rail Output"). */
-const railToRail = (v: string): ValueWord => ({ names: ['Rail to rail', 'Features'], values: [v], requires: ['op amp', 'comparator', 'amplifier'] });
+/** Op amp and comparator swing ("Rail to rail: Rail-to-Rail Input, Rail-to-Rail Output", "Input/Output Type: Rail-to-Rail Input/Output"). */
+const railToRail = (...values: string[]): ValueWord => ({ names: ['Rail to rail', 'Input/Output Type', 'Output Type', 'Features'], values, requires: ['op amp', 'comparator', 'amplifier'] });
 /** Relay and switch contact forms as catalogues write them ("SPST-NO", "One set changeover: 1C (SPDT - changeover)"). */
 const contacts = (...values: string[]): ValueWord => ({ names: ['Circuit', 'Contact form', 'Relay contact form', 'Switch circuit'], values, requires: ['relay', 'switch'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
@@ -222,7 +234,7 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
   ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
-  ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output')],
+  ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output', 'Rail-to-Rail Input/Output')],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],
   ['step down', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

@@ -33,7 +33,7 @@
  */
 import type { SiUnit } from '../catalog/units.ts';
 import {
-  CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, UNIT_NOUNS, type ConstraintKind, type Family,
+  CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, SUBTYPE_WORDS, UNIT_NOUNS, type ConstraintKind, type Family,
 } from './spec-vocabulary.ts';
 import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, tokenise, use, type Item, type Scan, type Tok } from './query-scan.ts';
 import type { Qty } from './query-quantities.ts';
@@ -67,6 +67,12 @@ export interface QueryUnderstanding {
   text: string;                 // the original query
   /** Free-text terms left after removing recognised constraint tokens (for BM25), lower-case. */
   terms: string[];
+  /**
+   * The terms that are not family words either ("through hole" in "6.8Ω through hole resistors"), and
+   * family words that name a narrower kind ("tantalum": SUBTYPE_WORDS): what the query says beyond its
+   * constraints and families. Empty when every word was read.
+   */
+  unread: string[];
   specs: SpecConstraint[];
   values: ValueConstraint[];
   /** Package / case codes: "0603", "0402", "SOT-23-5", "SOIC-8", "QFN-32", "TO-220"... normalised upper-case as catalogues write them. */
@@ -348,6 +354,7 @@ function understand(text: string): QueryUnderstanding {
   // MPNs and terms from what is left
   const mpns: string[] = [];
   const terms: string[] = [];
+  const unread: string[] = [];
   for (const t of toks) {
     if (t.state === 'used') continue;
     if (t.state === 'free') {
@@ -356,11 +363,13 @@ function understand(text: string): QueryUnderstanding {
     }
     if (STOPWORDS.has(t.low) || OPS.has(t.low) || !/[\p{L}\p{N}]/u.test(t.low)) continue;
     terms.push(t.low);
+    if (t.state === 'free' || (t.state === 'keep' && SUBTYPE_WORDS.has(t.low))) unread.push(t.low);
   }
 
   return {
     text,
     terms: [...new Set(terms)],
+    unread: [...new Set(unread)],
     specs: dedupe(specs, (c) => `${c.names[0]}|${c.kind}|${c.lo}|${c.hi}`),
     values: dedupe(values, (v) => `${v.names[0]}|${v.values.join(',')}`),
     packages: [...new Set(packages)],
@@ -375,6 +384,6 @@ export function understandQuery(text: string): QueryUnderstanding {
   try {
     return understand(t);
   } catch {
-    return { text: t, terms: [], specs: [], values: [], packages: [], mpns: [], families: [] };
+    return { text: t, terms: [], unread: [], specs: [], values: [], packages: [], mpns: [], families: [] };
   }
 }

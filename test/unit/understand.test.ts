@@ -453,6 +453,11 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('dual n-channel mosfet').values.map((v) => v.values[0])).toEqual(['2', 'N-Channel']);
     // Not a count: without a counted family, or in a phrase that means something else.
     for (const q of ['dual', 'dual core mcu', 'dual supply op amp']) expect(countOf(q), q).toBeUndefined();
+    // What a query says beyond its constraints and families.
+    expect(understandQuery('pnp transistor sot-23').unread).toEqual([]);
+    expect(understandQuery('6.8Ω ±5% through hole resistors').unread).toEqual(['through', 'hole']);
+    expect(understandQuery('0603 10uF tantalum capacitors').unread).toEqual(['tantalum']);
+    expect(understandQuery('3A buck converter').unread).toEqual([]); // "buck" is a value here
     // "rail to rail" is the amplifier's swing, and does not hide the count before it.
     expect(understandQuery('dual rail-to-rail op amp').values.map((v) => v.values[0])).toEqual(['2', 'Rail-to-Rail']);
     expect(evaluate([spec('Rail to rail', 'Rail-to-rail output')], understandQuery('rail to rail op amp').values[0]!)).toBe(true);
@@ -529,7 +534,7 @@ describe('understandQuery: odd input', () => {
   it('returns an empty understanding for non-strings', () => {
     for (const x of [null, undefined, 42, {}, []]) {
       const u = understandQuery(x as unknown as string);
-      expect(u).toEqual({ text: '', terms: [], specs: [], values: [], packages: [], mpns: [], families: [] });
+      expect(u).toEqual({ text: '', terms: [], unread: [], specs: [], values: [], packages: [], mpns: [], families: [] });
     }
   });
 
