@@ -202,6 +202,8 @@ const COUNTED: readonly Family[] = [
 const railToRail = (...values: string[]): ValueWord => ({ names: ['Rail to rail', 'Input/Output Type', 'Output Type', 'Features'], values, requires: ['op amp', 'comparator', 'amplifier'] });
 /** Relay and switch contact forms as catalogues write them ("SPST-NO", "One set changeover: 1C (SPDT - changeover)"). */
 const contacts = (...values: string[]): ValueWord => ({ names: ['Circuit', 'Contact form', 'Relay contact form', 'Switch circuit'], values, requires: ['relay', 'switch'] });
+/** Audio amplifier output stage ("Class: Class AB, Class D"). */
+const ampClass = (v: string): ValueWord => ({ names: ['Class', 'Amplifier class', 'Amplifier Type'], values: [v], requires: ['amplifier'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
 /**
  * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
@@ -234,6 +236,8 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
   ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
+  ['class d', ampClass('Class D')], ['class ab', ampClass('Class AB')], ['class a', ampClass('Class A')], ['class b', ampClass('Class B')],
+  ['class g', ampClass('Class G')], ['class h', ampClass('Class H')],
   ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output', 'Rail-to-Rail Input/Output')],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

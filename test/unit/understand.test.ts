@@ -468,6 +468,10 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(evaluate([spec('Contact form', '1 Set Normally Open: 1A (SPST NO)')], spdt)).toBe(false);
     expect(evaluate([spec('Circuit', 'SPST-NO')], understandQuery('spst-no tactile switch').values[0]!)).toBe(true);
     expect(understandQuery('spdt').values).toEqual([]); // no relay or switch named
+    // An audio amplifier's class.
+    const classD = understandQuery('audio amplifier class d').values[0]!;
+    expect(evaluate([spec('Class', 'Class AB, Class D')], classD)).toBe(true);
+    expect(evaluate([spec('Class', 'Class AB')], classD)).toBe(false);
     expect(understandQuery('dual supply op amp').terms).toContain('supply');
     const s = (name: string, value: string) => [spec(name, value)];
     expect(evaluate(s('Number of channels', '2'), dual)).toBe(true);
