@@ -1,7 +1,9 @@
 /**
  * The rule-judged suites of a real catalogue dump (../shared/data/catalog): real-mpn (MPN exact,
  * lower-case, punctuation-stripped and typo queries: mpn-suite.ts), real-param (parametric queries
- * judged from the records: param-suite.ts) and real-count ("dual operational amplifier": count-suite.ts). The parts are read and normalised exactly as the ingest
+ * judged from the records: param-suite.ts), real-count ("dual operational amplifier": count-suite.ts)
+ * and, when KiCad's symbol dump is given, real-nl (symbol descriptions judged by the symbols' exact
+ * LCSC matches: kicad-suite.ts). The parts are read and normalised exactly as the ingest
  * does (same identity, last record wins), so the judgments' slugs are those of an index of the same
  * dump ingested with the same manufacturers and categories files. Derived data: never committed.
  */
@@ -16,24 +18,27 @@ import { readCategoriesFile, readManufacturersFile } from '../../ingest/catalog-
 import type { RelevanceQuery } from './format.ts';
 import { buildMpnSuite, type MpnPart } from './mpn-suite.ts';
 import { buildCountSuite } from './count-suite.ts';
-import { buildParamSuite, type ParamPart } from './param-suite.ts';
+import { buildKicadSuite, type KicadPart, type KicadSymbol } from './kicad-suite.ts';
+import { buildParamSuite } from './param-suite.ts';
 
 export interface RealSuites {
   mpn: RelevanceQuery[];
   param: RelevanceQuery[];
   count: RelevanceQuery[];
+  /** Empty when no KiCad symbol file was given. */
+  nl: RelevanceQuery[];
   /** Distinct parts read (after the ingest's identity rule). */
   parts: number;
 }
 
-export async function buildRealSuites(files: { parts: string; manufacturers: string | null; categories: string | null }, seed = 42): Promise<RealSuites> {
+export async function buildRealSuites(files: { parts: string; manufacturers: string | null; categories: string | null; kicad?: string | null }, seed = 42): Promise<RealSuites> {
   const normaliser = new PartNormaliser(
     ManufacturerRegistry.from(files.manufacturers ? readManufacturersFile(files.manufacturers) : []),
     files.categories ? CategoryTree.fromFile(readCategoriesFile(files.categories)) : CategoryTree.fromData([]),
   );
   const validate = ajv.compile(dumpPartSchema);
   const mpnById = new Map<number, MpnPart>();
-  const paramById = new Map<number, ParamPart>();
+  const paramById = new Map<number, KicadPart>();
   const source = await openLines(files.parts);
   for await (const { text } of source.lines) {
     if (!text.trim()) continue;
@@ -46,10 +51,31 @@ export async function buildRealSuites(files: { parts: string; manufacturers: str
     if (!validate(raw)) continue;
     const r = normaliser.normalise(raw as DumpPart);
     mpnById.set(r.id, { slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' });
-    paramById.set(r.id, { slug: r.slug, active: r.status === 'active', category: r.category ? { slug: r.category.slug, name: r.category.name } : null, package: r.package, specs: r.specs });
+    paramById.set(r.id, {
+      slug: r.slug,
+      active: r.status === 'active',
+      category: r.category ? { slug: r.category.slug, name: r.category.name } : null,
+      package: r.package,
+      specs: r.specs,
+      sourceId: r.source_id,
+      description: r.description,
+    });
   }
   const mpn = buildMpnSuite([...mpnById.values()], { suite: 'real-mpn', seed, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
   const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed });
   const count = buildCountSuite([...paramById.values()], { suite: 'real-count' });
-  return { mpn, param, count, parts: mpnById.size };
+  let nl: RelevanceQuery[] = [];
+  if (files.kicad) {
+    const symbols: KicadSymbol[] = [];
+    for await (const { text } of (await openLines(files.kicad)).lines) {
+      if (!text.trim()) continue;
+      try {
+        symbols.push(JSON.parse(text) as KicadSymbol);
+      } catch {
+        // a broken line is not a query
+      }
+    }
+    nl = buildKicadSuite(symbols, [...paramById.values()], { suite: 'real-nl', queries: 100, seed });
+  }
+  return { mpn, param, count, nl, parts: mpnById.size };
 }

@@ -4,7 +4,7 @@
  * Which spec a quantity means is decided in understand.ts.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
-import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
+import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES, QUALIFIERS, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
 import { readSuffix, parseQty, combine, parseRangeToken, type Qty, type Range } from './query-quantities.ts';
 
 /** Only the start of a query is read: part searches are short, and this bounds the work on odd input. */
@@ -45,6 +45,17 @@ const LEAD_TRIM_RE = /^[^\p{L}\p{N}±+\-−–.~<>≤≥]+/u;
 const TRAIL_TRIM_RE = /[^\p{L}\p{N}%℃Ωµμ°+]+$/u;
 const DOT_LEAD_RE = /^\.(?!\d)/;
 
+/** A value with a qualifier glued to its unit: "11Vrwm", "8.5Vr", "40Vds", "5Vin". */
+const GLUED_QUALIFIER_RE = /^([+-]?\d+(?:[.,]\d+)?[pnuµμmkKM]?)([VAW])([A-Za-z]{1,4})$/;
+
+/** "11Vrwm" -> ["11V", "Vrwm"] when the unit letter and what follows it are a qualifier of that unit; else [raw]. */
+function splitGluedQualifier(raw: string): string[] {
+  const m = GLUED_QUALIFIER_RE.exec(raw);
+  if (!m) return [raw];
+  const unit = m[2] as 'V' | 'A' | 'W';
+  return QUALIFIERS.get(`${unit}${m[3]}`.toLowerCase())?.[unit] !== undefined ? [`${m[1]}${unit}`, `${unit}${m[3]}`] : [raw];
+}
+
 export function tokenise(text: string): Tok[] {
   const s = text
     .slice(0, MAX_CHARS)
@@ -58,8 +69,10 @@ export function tokenise(text: string): Tok[] {
     if (!piece) continue;
     const raw = SYMBOL_TOKENS.has(piece) ? piece : piece.replace(LEAD_TRIM_RE, '').replace(TRAIL_TRIM_RE, '').replace(DOT_LEAD_RE, '');
     if (!raw || raw.length > MAX_TOKEN_CHARS) continue;
-    const low = raw.toLowerCase();
-    out.push({ raw, low, key: low.replace(/[-_]+/g, ' ').trim(), state: 'free' });
+    for (const part of splitGluedQualifier(raw)) {
+      const low = part.toLowerCase();
+      out.push({ raw: part, low, key: low.replace(/[-_]+/g, ' ').trim(), state: 'free' });
+    }
     if (out.length >= MAX_TOKENS) break;
   }
   return out;

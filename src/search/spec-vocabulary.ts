@@ -67,7 +67,8 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['operational amplifier', 'op amp'], ['comparator', 'comparator'], ['comparators', 'comparator'],
   ['amplifier', 'amplifier'], ['amplifiers', 'amplifier'], ['amp', 'amplifier'],
   ['diode', 'diode'], ['diodes', 'diode'], ['rectifier', 'diode'],
-  ['schottky', 'schottky'], ['zener', 'zener'], ['tvs', 'tvs'], ['esd', 'tvs'],
+  ['schottky', 'schottky'], ['zener', 'zener'], ['tvs', 'tvs'], ['esd', 'tvs'], ['transil', 'tvs'],
+  ['transient voltage suppressor', 'tvs'], ['transient voltage suppressors', 'tvs'],
   ['bridge rectifier', 'bridge rectifier'], ['bridge rectifiers', 'bridge rectifier'],
   ['led', 'led'], ['leds', 'led'], ['light emitting diode', 'led'], ['light emitting diodes', 'led'],
   ['crystal', 'crystal'], ['crystals', 'crystal'], ['xtal', 'crystal'], ['quartz', 'crystal'], ['resonator', 'crystal'],
@@ -204,6 +205,8 @@ const railToRail = (...values: string[]): ValueWord => ({ names: ['Rail to rail'
 const contacts = (...values: string[]): ValueWord => ({ names: ['Circuit', 'Contact form', 'Relay contact form', 'Switch circuit'], values, requires: ['relay', 'switch'] });
 /** Audio amplifier output stage ("Class: Class AB, Class D"). */
 const ampClass = (v: string): ValueWord => ({ names: ['Class', 'Amplifier class', 'Amplifier Type'], values: [v], requires: ['amplifier'] });
+/** A TVS diode's polarity ("Polarity: Unidirectional"). */
+const tvsPolarity = (v: string): ValueWord => ({ names: ['Polarity', 'Channel type', 'Type'], values: [v], requires: ['tvs'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
 /**
  * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
@@ -238,6 +241,8 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
   ['class d', ampClass('Class D')], ['class ab', ampClass('Class AB')], ['class a', ampClass('Class A')], ['class b', ampClass('Class B')],
   ['class g', ampClass('Class G')], ['class h', ampClass('Class H')],
+  ['unidirectional', tvsPolarity('Unidirectional')], ['bidirectional', tvsPolarity('Bidirectional')],
+  ['uni directional', tvsPolarity('Unidirectional')], ['bi directional', tvsPolarity('Bidirectional')],
   ['rail to rail', railToRail('Rail-to-Rail')], ['rrio', railToRail('Rail-to-Rail Input, Rail-to-Rail Output', 'Rail-to-Rail Input/Output')],
   ['shielded', shielding('Shielded')], ['unshielded', shielding('Unshielded')], ['semi shielded', shielding('Semi-shielded')],
   ['buck', { names: ['Topology', 'Function'], values: ['Buck', 'Step-down'], implies: 'dc-dc' }],

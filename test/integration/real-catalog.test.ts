@@ -1,7 +1,7 @@
 /**
  * The real catalogue from ../shared/data/catalog (29,399 full parts): ingest into SQLite, and into
  * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy; and gate relevance
- * on the real data: the rule-judged real-mpn, real-param and real-count suites (src/relevance/real-suites.ts), run
+ * on the real data: the rule-judged real-mpn, real-param, real-count and real-nl suites (src/relevance/real-suites.ts), run
  * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
  * TOLERANCE (test/support/relevance-gate.ts) on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
  * rewrites the file). Skips with a message when the shared data is absent.
@@ -28,13 +28,15 @@ interface RealBaseline {
   lexical: Record<string, Metrics & { constraint_share: number | null }>;
 }
 let suitesP: Promise<RealSuites> | null = null;
-const realSuites = () => (suitesP ??= buildRealSuites({ parts: files.parts, manufacturers: files.manufacturers, categories: files.categories }));
+const realSuites = () =>
+  (suitesP ??= buildRealSuites({ parts: files.parts, manufacturers: files.manufacturers, categories: files.categories, kicad: fs.existsSync(files.kicad) ? files.kicad : null }));
 
 const files = {
   parts: path.join(SHARED_CATALOG, 'parts.jsonl.gz'),
   manufacturers: path.join(SHARED_CATALOG, 'manufacturers.json'),
   categories: path.join(SHARED_CATALOG, 'categories.json'),
   lists: path.join(SHARED_CATALOG, 'lists.json'),
+  kicad: path.join(SHARED_CATALOG, '..', 'kicad_symbols.jsonl'),
 };
 if (!sharedCatalogPresent) noteSkip('real catalogue ingest', `no data at ${SHARED_CATALOG}`);
 
@@ -140,13 +142,17 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     }
   });
 
-  it('keeps real-data relevance (real-mpn, real-param, real-count; lexical) at its baseline', async () => {
+  it('keeps real-data relevance (real-mpn, real-param, real-count, real-nl; lexical) at its baseline', async () => {
     const suites = await realSuites();
     expect(suites.mpn.length).toBe(300);
     expect(suites.param.length).toBe(60);
     expect(suites.count.length).toBe(26);
+    // real-nl needs KiCad's symbol file beside the catalogue; without it the suite is left out (and says so).
+    if (suites.nl.length === 0) noteSkip('real-nl relevance gate', `no KiCad symbols at ${files.kicad}`);
+    else expect(suites.nl.length).toBe(100);
     const got: RealBaseline['lexical'] = {};
-    for (const [suite, queries] of [['real-mpn', suites.mpn], ['real-param', suites.param], ['real-count', suites.count]] as const) {
+    const gated = [['real-mpn', suites.mpn], ['real-param', suites.param], ['real-count', suites.count], ...(suites.nl.length ? [['real-nl', suites.nl] as const] : [])] as const;
+    for (const [suite, queries] of gated) {
       const r = await runSuite(queries, { engine, embedder: null, retrieval: 'lexical' });
       got[suite] = { ...r.mean, constraint_share: r.constraints?.share ?? null };
     }

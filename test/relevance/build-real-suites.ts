@@ -6,9 +6,11 @@
  *   - real-param: 60 parametric queries ("100nF 50V 0603 multilayer ceramic capacitors"), judged from
  *     the records' spec numbers, units, packages and categories (rules: src/relevance/param-suite.ts);
  *   - real-count: "dual"/"quad" queries per category ("dual operational amplifier"), judged from the
- *     records' channel counts (rules: src/relevance/count-suite.ts).
+ *     records' channel counts (rules: src/relevance/count-suite.ts);
+ *   - real-nl: 100 KiCad symbol descriptions ("Single NAND Gate, Low-Voltage CMOS"), judged by the
+ *     symbols' exact LCSC matches (rules: src/relevance/kicad-suite.ts); needs ../shared/data/kicad_symbols.jsonl.
  *
- *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE] [--count-out FILE]
+ *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE] [--count-out FILE] [--kicad FILE] [--nl-out FILE]
  *
  * Defaults: ../shared/data/catalog/parts.jsonl.gz with that folder's manufacturers.json and categories.json,
  * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl, real-count.jsonl beside it. Judge against an index of the SAME parts file ingested
@@ -27,7 +29,7 @@ import { buildRealSuites } from '../../src/relevance/real-suites.ts';
 const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
 
 const { values: v } = parseArgs({
-  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, 'count-out': { type: 'string' }, seed: { type: 'string' } },
+  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, 'count-out': { type: 'string' }, kicad: { type: 'string' }, 'nl-out': { type: 'string' }, seed: { type: 'string' } },
 });
 const partsFile = path.resolve(v.parts ?? path.join(SHARED, 'parts.jsonl.gz'));
 if (!fs.existsSync(partsFile)) {
@@ -40,8 +42,10 @@ const catFile = v.categories ?? (fs.existsSync(path.join(dir, 'categories.json')
 const out = path.resolve(v.out ?? path.join(os.tmpdir(), 'partsearch-relevance', 'real-mpn.jsonl'));
 const paramOut = path.resolve(v['param-out'] ?? path.join(path.dirname(out), 'real-param.jsonl'));
 const countOut = path.resolve(v['count-out'] ?? path.join(path.dirname(out), 'real-count.jsonl'));
+const nlOut = path.resolve(v['nl-out'] ?? path.join(path.dirname(out), 'real-nl.jsonl'));
+const kicadFile = v.kicad ?? (fs.existsSync(path.join(SHARED, '..', 'kicad_symbols.jsonl')) ? path.join(SHARED, '..', 'kicad_symbols.jsonl') : null);
 
-const suites = await buildRealSuites({ parts: partsFile, manufacturers: mfrFile, categories: catFile }, v.seed ? Number(v.seed) : 42);
+const suites = await buildRealSuites({ parts: partsFile, manufacturers: mfrFile, categories: catFile, kicad: kicadFile }, v.seed ? Number(v.seed) : 42);
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, formatSuite(suites.mpn));
 console.log(`${out}: ${suites.mpn.length} queries from ${suites.parts.toLocaleString('en-US')} parts of ${partsFile}`);
@@ -49,3 +53,7 @@ fs.writeFileSync(paramOut, formatSuite(suites.param));
 console.log(`${paramOut}: ${suites.param.length} parametric queries`);
 fs.writeFileSync(countOut, formatSuite(suites.count));
 console.log(`${countOut}: ${suites.count.length} count queries`);
+if (kicadFile) {
+  fs.writeFileSync(nlOut, formatSuite(suites.nl));
+  console.log(`${nlOut}: ${suites.nl.length} KiCad symbol queries from ${kicadFile}`);
+} else console.log('no KiCad symbol file: real-nl not built');

@@ -468,6 +468,13 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(evaluate([spec('Contact form', '1 Set Normally Open: 1A (SPST NO)')], spdt)).toBe(false);
     expect(evaluate([spec('Circuit', 'SPST-NO')], understandQuery('spst-no tactile switch').values[0]!)).toBe(true);
     expect(understandQuery('spdt').values).toEqual([]); // no relay or switch named
+    // A qualifier glued to the unit ("11Vrwm"), TVS words and polarity.
+    const tvs = understandQuery('200W unidirectional Transil Transient Voltage Suppressor, 11Vrwm, SMF');
+    expect(tvs.families).toEqual(['tvs']);
+    expect(tvs.specs.map((c) => [c.names[0], c.value])).toEqual([['Peak Pulse Power Dissipation (Ppp)', 200], ['Reverse Stand-Off Voltage (Vrwm)', 11]]);
+    expect(tvs.values.map((v) => v.values[0])).toEqual(['Unidirectional']);
+    expect(understandQuery('40Vds mosfet').specs[0]!.names[0]).toBe('Drain Source Voltage (Vdss)');
+    for (const q of ['12Vdc relay', '4.4Wx1', '100mA', '3V3']) expect(understandQuery(q).terms.some((t) => /^v/.test(t)), q).toBe(false);
     // An audio amplifier's class.
     const classD = understandQuery('audio amplifier class d').values[0]!;
     expect(evaluate([spec('Class', 'Class AB, Class D')], classD)).toBe(true);
