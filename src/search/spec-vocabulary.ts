@@ -80,6 +80,7 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
   ['logic', 'logic'], ['logic gate', 'logic'], ['logic gates', 'logic'], ['gates', 'logic'], ['buffer', 'logic'], ['buffers', 'logic'],
   ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'], ['inverter', 'logic'], ['inverters', 'logic'],
+  ['gate', 'logic'], ['nand', 'logic'], ['nor', 'logic'], ['xor', 'logic'], ['schmitt trigger', 'logic'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
   ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
   ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],
@@ -97,6 +98,7 @@ export const SUBTYPE_WORDS: ReadonlySet<string> = new Set([
   'power', 'linear', 'low', 'dropout', 'switching', 'quartz', 'resonator', 'tcxo', 'vcxo', 'eeprom', 'sram', 'flash',
   'header', 'headers', 'socket', 'sockets', 'terminal', 'block', 'blocks', 'polyfuse', 'rectifier', 'choke', 'chokes',
   'gate', 'gates', 'buffer', 'buffers', 'latch', 'latches', 'flip', 'flop', 'flops', 'inverter', 'inverters',
+  'nand', 'nor', 'xor', 'schmitt', 'trigger',
 ]);
 
 /** Longest phrase in FAMILY_WORDS / VALUE_WORDS, in words. */
@@ -235,7 +237,9 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['dual', count('2', 'Dual', 'Two', 'Pair')], ['dual channel', count('2', 'Dual', 'Two')],
   ['quad', count('4', 'Quad', 'Four')], ['quad channel', count('4', 'Quad', 'Four')],
   ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', count('1', 'Single')],
-  ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT],
+  ['single', count('1', 'Single', 'One')],
+  ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT], ['single supply', NOT_A_COUNT], ['single ended', NOT_A_COUNT],
+  ['single pole', NOT_A_COUNT], ['single phase', NOT_A_COUNT], ['single rail', NOT_A_COUNT], ['single cell', NOT_A_COUNT],
   ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
   ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],

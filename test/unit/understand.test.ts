@@ -452,7 +452,10 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(countOf('quad analog switch')).toBeDefined();
     expect(understandQuery('dual n-channel mosfet').values.map((v) => v.values[0])).toEqual(['2', 'N-Channel']);
     // Not a count: without a counted family, or in a phrase that means something else.
-    for (const q of ['dual', 'dual core mcu', 'dual supply op amp']) expect(countOf(q), q).toBeUndefined();
+    expect(countOf('single nand gate')!.values).toContain('1');
+    for (const q of ['dual', 'dual core mcu', 'dual supply op amp', 'single supply op amp', 'single ended adc', 'single phase bridge rectifier diode']) {
+      expect(countOf(q), q).toBeUndefined();
+    }
     // What a query says beyond its constraints and families.
     expect(understandQuery('pnp transistor sot-23').unread).toEqual([]);
     expect(understandQuery('6.8Ω ±5% through hole resistors').unread).toEqual(['through', 'hole']);
