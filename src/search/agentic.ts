@@ -37,6 +37,7 @@ import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
+import { packageForms } from './spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -151,7 +152,7 @@ export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = fa
   if (u.packages.length) {
     const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
     const text = `${pkg} ${p.description.toUpperCase()}`;
-    checks.push(u.packages.some((k) => pkg === k || pkg.startsWith(`${k}(`) || pkg.startsWith(`${k}-`) || text.includes(k)));
+    checks.push(u.packages.some((code) => packageForms(code).some((k) => pkg === k || pkg.startsWith(`${k}(`) || pkg.startsWith(`${k}-`) || text.includes(k))));
   }
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
 }
@@ -179,7 +180,7 @@ export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
 export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
   if (!u.packages.length || !p.package) return 0;
   const pkg = p.package.toUpperCase().replace(/\s+/g, '');
-  return u.packages.includes(pkg) ? 1 : 0;
+  return u.packages.some((code) => packageForms(code).includes(pkg)) ? 1 : 0;
 }
 
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */

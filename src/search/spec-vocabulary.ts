@@ -266,6 +266,30 @@ export const VALUE_ALIASES: ReadonlyMap<string, string> = new Map([['cog', 'c0g'
 
 // ---------------------------------------------------------------- packages
 
+/**
+ * Packages known under several names (a JEDEC outline, a maker's short name, an EIAJ code): a part
+ * written one way meets a query written another ("MiniMELF" and "LL-34", "SMA" and "DO-214AC",
+ * "DPAK" and "TO-252"). Upper case, as the package check compares them.
+ */
+const PACKAGE_SYNONYMS: readonly (readonly string[])[] = [
+  ['MINIMELF', 'LL-34', 'SOD-80', 'SOD-80C', 'DO-213AA'],
+  ['MELF', 'LL-41', 'DO-213AB'],
+  ['SMA', 'DO-214AC'], ['SMB', 'DO-214AA'], ['SMC', 'DO-214AB'],
+  ['SMF', 'SOD-123F', 'SOD-123FL'],
+  ['DPAK', 'TO-252'], ['D2PAK', 'TO-263'], ['D3PAK', 'TO-268'],
+  ['SOT-323', 'SC-70'], ['SOT-363', 'SC-88', 'SC-70-6'], ['SOT-353', 'SC-88A', 'SC-70-5'],
+  ['SOT-23-5', 'SOT-25', 'SC-74A'], ['SOT-23-6', 'SOT-26', 'SC-74'], ['SOT-89', 'SC-62'],
+  ['SOD-323', 'SC-76'], ['SOD-523', 'SC-79'],
+  ['SOIC-8', 'SO-8', 'SOP-8'],
+];
+const PACKAGE_FORMS: ReadonlyMap<string, readonly string[]> = new Map(PACKAGE_SYNONYMS.flatMap((group) => group.map((name) => [name, group] as const)));
+
+/** A package code as the package check compares it: upper case, and every other name of the same package. */
+export function packageForms(code: string): readonly string[] {
+  const upper = code.toUpperCase();
+  return PACKAGE_FORMS.get(upper) ?? [upper];
+}
+
 /** Imperial chip sizes written as bare digits ("0603"). A bare 4-digit token in this set is a package, never a value. */
 export const CHIP_SIZES: ReadonlySet<string> = new Set([
   '01005', '0201', '0402', '0603', '0805', '1008', '1206', '1210', '1806', '1812', '1825', '2010', '2220', '2225',

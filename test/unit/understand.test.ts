@@ -658,6 +658,15 @@ describe('satisfies', () => {
     expect(packageExact(understandQuery('12V regulator'), part('TO-252'))).toBe(0);
   });
 
+  it('accepts another name of the same package (MiniMELF = LL-34, SMA = DO-214AC, DPAK = TO-252), in any case', () => {
+    const part = (pkg: string) => ({ specs: [], package: pkg, description: '' }) as unknown as PartRecord;
+    const score = (q: string, pkg: string) => constraintScore(understandQuery(q), part(pkg));
+    expect(understandQuery('zener MiniMELF').packages).toEqual(['MiniMELF']);
+    expect([score('zener MiniMELF', 'LL-34'), score('zener MiniMELF', 'MiniMELF'), score('zener MiniMELF', 'SOD-123')]).toEqual([1, 1, 0]);
+    expect([score('schottky DO-214AC', 'SMA'), score('mosfet dpak', 'TO-252-2'), score('sot-23-5 ldo', 'SOT-25')]).toEqual([1, 1, 1]);
+    expect(packageExact(understandQuery('zener MiniMELF'), part('LL-34'))).toBe(1);
+  });
+
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
     const c = one(specsOf('5.5V ldo'));                                  // read as the output voltage
     expect(c.names[0]).toBe('Output Voltage');
