@@ -76,6 +76,7 @@ export const ROLES = {
     unit: 'V', kind: 'at_least', covering: true,
   },
   supplyVoltage: { names: SUPPLY_VOLTAGE, unit: 'V', kind: 'equals', covering: true },
+  isolationVoltage: { names: ['Isolation voltage(vrms)', 'Isolation voltage(rms)', 'Insulated voltage', 'Isolation Voltage', 'Voltage - Isolation'], unit: 'V', kind: 'at_least' },
   drainSourceVoltage: {
     names: ['Drain Source Voltage (Vdss)', 'Drain to source voltage', 'Voltage - Drain Source (Vdss)', 'Drain-Source Voltage', 'Vdss'],
     unit: 'V', kind: 'at_least',

@@ -138,6 +138,8 @@ export const QUALIFIERS: ReadonlyMap<string, Partial<Record<SiUnit, RoleId>>> = 
   ['vgsth', { V: 'gateThreshold' }], ['vgs', { V: 'gateThreshold' }], ['vth', { V: 'gateThreshold' }], ['threshold', { V: 'gateThreshold' }],
   ['dropout', { V: 'dropoutVoltage' }], ['offset', { V: 'offsetVoltage' }], ['vos', { V: 'offsetVoltage' }],
   ['coil', { V: 'coilVoltage' }],
+  ['isolation', { V: 'isolationVoltage' }], ['isolated', { V: 'isolationVoltage' }], ['insulation', { V: 'isolationVoltage' }],
+  ['viso', { V: 'isolationVoltage' }], ['viorm', { V: 'isolationVoltage' }],
   ['saturation', { A: 'saturationCurrent' }], ['isat', { A: 'saturationCurrent' }],
   ['quiescent', { A: 'quiescentCurrent' }], ['iq', { A: 'quiescentCurrent' }], ['standby', { A: 'quiescentCurrent' }],
   ['ripple', { A: 'rippleCurrent' }], ['hold', { A: 'holdCurrent' }], ['contact', { A: 'contactCurrent', 'Ω': 'onResistance' }],
@@ -280,14 +282,31 @@ const PACKAGE_SYNONYMS: readonly (readonly string[])[] = [
   ['SOT-323', 'SC-70'], ['SOT-363', 'SC-88', 'SC-70-6'], ['SOT-353', 'SC-88A', 'SC-70-5'],
   ['SOT-23-5', 'SOT-25', 'SC-74A'], ['SOT-23-6', 'SOT-26', 'SC-74'], ['SOT-89', 'SC-62'],
   ['SOD-323', 'SC-76'], ['SOD-523', 'SC-79'],
-  ['SOIC-8', 'SO-8', 'SOP-8'],
 ];
 const PACKAGE_FORMS: ReadonlyMap<string, readonly string[]> = new Map(PACKAGE_SYNONYMS.flatMap((group) => group.map((name) => [name, group] as const)));
+
+/**
+ * Families of names that differ only in spelling, for any pin count: SOIC-n = SOP-n = SO-n, DIP-n =
+ * PDIP-n, SOT-23-n = SOT-2n and TSOT-23-n = TSOT-2n (n = 3, 5, 6, 8).
+ */
+const PIN_COUNT_FORMS: readonly { re: RegExp; forms(n: string): string[] }[] = [
+  { re: /^(?:SOIC|SOP|SO)-(\d+)$/, forms: (n) => [`SOIC-${n}`, `SOP-${n}`, `SO-${n}`] },
+  { re: /^P?DIP-(\d+)$/, forms: (n) => [`DIP-${n}`, `PDIP-${n}`] },
+  { re: /^SOT-(?:23-|2)([3568])$/, forms: (n) => [`SOT-23-${n}`, `SOT-2${n}`] },
+  { re: /^TSOT-(?:23-|2)([3568])$/, forms: (n) => [`TSOT-23-${n}`, `TSOT-2${n}`] },
+];
 
 /** A package code as the package check compares it: upper case, and every other name of the same package. */
 export function packageForms(code: string): readonly string[] {
   const upper = code.toUpperCase();
-  return PACKAGE_FORMS.get(upper) ?? [upper];
+  const forms = new Set(PACKAGE_FORMS.get(upper) ?? [upper]);
+  for (const f of [...forms]) {
+    for (const { re, forms: of } of PIN_COUNT_FORMS) {
+      const m = re.exec(f);
+      if (m) for (const x of of(m[1]!)) forms.add(x);
+    }
+  }
+  return [...forms];
 }
 
 /** Imperial chip sizes written as bare digits ("0603"). A bare 4-digit token in this set is a package, never a value. */

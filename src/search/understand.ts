@@ -173,7 +173,8 @@ function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
   if (j - 1 >= 0 && UNIT_NOUNS.has((toks[j] as Tok).low)) before.push(j - 1);   // "output voltage 3.3V"
   for (const k of [...before, it.end + 1]) {
     const t = toks[k];
-    if (t === undefined || t.state !== 'free') continue;
+    // Memory words are also family words ("SRAM", "EEPROM"): beside a size they say which memory.
+    if (t === undefined || !(t.state === 'free' || (t.state === 'keep' && unit === 'B'))) continue;
     const role = QUALIFIERS.get(t.low)?.[unit];
     if (role !== undefined) {
       t.state = 'used';
@@ -181,6 +182,16 @@ function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
     }
   }
   return null;
+}
+
+/** "256K flash", "4352 ram", "RAM 32K": a bare value (no prefix, or k/M/G) beside a memory word is a size in bytes. */
+function memoryNear(toks: Tok[], it: Item, prefix: string | null): boolean {
+  if (prefix !== null && !'kKMG'.includes(prefix)) return false;
+  for (const k of [it.end + 1, it.start - 1]) {
+    const t = toks[k];
+    if (t !== undefined && t.state !== 'used' && QUALIFIERS.get(t.low)?.B !== undefined) return true;
+  }
+  return false;
 }
 
 /** Drop restating nouns next to an item ("tolerance 1%", "5V voltage", "output voltage 3.3V"). */
@@ -211,7 +222,7 @@ function resolveItem(
   let unit = q?.unit ?? r?.unit ?? null;
   let scale = 1;
   if (unit === null) {
-    unit = inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
+    unit = memoryNear(s.toks, it, q?.prefix ?? r?.prefix ?? null) ? 'B' : inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
     if (unit === null) return false;
   } else if (q?.rBare && explicit && ctx !== null && CONTEXT_BARE_UNIT[ctx] === 'H') {
     unit = 'H';                                                       // "4R7 inductor": inductor code, µH

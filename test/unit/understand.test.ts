@@ -478,6 +478,13 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(tvs.values.map((v) => v.values[0])).toEqual(['Unidirectional']);
     expect(understandQuery('40Vds mosfet').specs[0]!.names[0]).toBe('Drain Source Voltage (Vdss)');
     for (const q of ['12Vdc relay', '4.4Wx1', '100mA', '3V3']) expect(understandQuery(q).terms.some((t) => /^v/.test(t)), q).toBe(false);
+    // Isolation ratings and memory sizes written the way KiCad describes parts.
+    expect(understandQuery('Quad-Channel Digital Isolator, 150Mbps, 1.0kV isolation').specs.map((c) => [c.names[0], c.value])).toContainEqual(['Isolation voltage(vrms)', 1000]);
+    expect(understandQuery('Flash MCU, 48Mhz, 256K Flash, 32K SRAM').specs.map((c) => [c.names[0], c.value])).toEqual([
+      ['CPU Maximum Speed', 48e6], ['Program Storage Size', 256000], ['RAM Size', 32000],
+    ]);
+    expect(understandQuery('4352 ram').specs.map((c) => c.names[0])).toEqual(['RAM Size']);
+    expect(understandQuery('10k resistor').specs.map((c) => c.names[0])).toEqual(['Resistance']);
     // An audio amplifier's class.
     const classD = understandQuery('audio amplifier class d').values[0]!;
     expect(evaluate([spec('Class', 'Class AB, Class D')], classD)).toBe(true);
@@ -665,6 +672,8 @@ describe('satisfies', () => {
     expect([score('zener MiniMELF', 'LL-34'), score('zener MiniMELF', 'MiniMELF'), score('zener MiniMELF', 'SOD-123')]).toEqual([1, 1, 0]);
     expect([score('schottky DO-214AC', 'SMA'), score('mosfet dpak', 'TO-252-2'), score('sot-23-5 ldo', 'SOT-25')]).toEqual([1, 1, 1]);
     expect(packageExact(understandQuery('zener MiniMELF'), part('LL-34'))).toBe(1);
+    // Spellings of one outline for any pin count.
+    expect([score('timer PDIP-14', 'DIP-14'), score('optocoupler SOP16', 'SOIC-16'), score('regulator TSOT-23-5', 'TSOT-25'), score('timer PDIP-14', 'DIP-16')]).toEqual([1, 1, 1, 0]);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
