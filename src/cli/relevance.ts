@@ -1,4 +1,4 @@
-/** `partsearch relevance run|compare`: relevance fixtures (test/relevance) against an index, and report diffs. */
+/** `partsearch relevance run|compare|misses`: relevance fixtures (test/relevance) against an index, report diffs, and the constraints judged parts fail. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, loadDotEnv, type Config } from '../config.ts';
@@ -11,6 +11,7 @@ import { readSuite, RETRIEVALS } from '../relevance/format.ts';
 import { METRIC_LABELS, METRIC_NAMES, type Metrics } from '../relevance/metrics.ts';
 import { runSuite, type RelevanceReport, type SuiteResult } from '../relevance/runner.ts';
 import { buildSampleIndex } from '../relevance/sample-index.ts';
+import { findMisses, formatMisses } from '../relevance/misses.ts';
 import { DEFAULT_FUSION, FUSIONS, type Fusion, type Retrieval } from '../search/agentic.ts';
 import { UsageError, type Command } from './args.ts';
 
@@ -60,11 +61,49 @@ function outFor(out: string, mode: string, several: boolean): string {
   return `${out.slice(0, out.length - path.extname(out).length)}.${mode}${ext}`;
 }
 
+/** The index a relevance command runs against: the configured live one, or a temporary sample index. */
+async function openIndex(config: Config, engineKind: 'sqlite' | 'opensearch', useConfigured: boolean, embedder: Embedder | null): Promise<{ engine: SearchEngine; drop: () => Promise<void>; parts: number }> {
+  if (useConfigured) {
+    const engine = await createEngine(engineKind === config.engine ? config : { ...config, engine: engineKind });
+    const parts = (await engine.info()).parts;
+    process.stderr.write(`relevance: configured ${engineKind} index, ${parts.toLocaleString('en-US')} parts\n`);
+    return { engine, drop: () => engine.close(), parts };
+  }
+  if (engineKind === 'opensearch' && !config.opensearchUrl) throw new UsageError('--engine opensearch needs OPENSEARCH_URL');
+  process.stderr.write(`relevance: building a temporary ${engineKind} index of the sample catalogue${embedder ? ' with embeddings' : ' (lexical-only)'}...\n`);
+  const idx = await buildSampleIndex({ engine: engineKind, opensearchUrl: config.opensearchUrl, embedder });
+  process.stderr.write(`relevance: ${idx.parts} parts indexed in ${idx.seconds.toFixed(1)} s\n`);
+  return { engine: idx.engine, drop: idx.drop, parts: idx.parts };
+}
+
+function engineKindOf(v: Record<string, unknown>, config: Config): 'sqlite' | 'opensearch' {
+  const kind = (v.engine as string | undefined) ?? config.engine;
+  if (kind !== 'sqlite' && kind !== 'opensearch') throw new UsageError('--engine must be sqlite or opensearch');
+  return kind;
+}
+
+/** `relevance misses`: the parsed constraints each suite's grade-3 parts fail (src/relevance/misses.ts). */
+async function misses(v: Record<string, unknown>): Promise<number> {
+  loadDotEnv();
+  const config: Config = loadConfig();
+  const queries = ((v.suite as string[] | undefined)?.length ? (v.suite as string[]) : DEFAULT_SUITES).map(resolveSuite).flatMap((file) => readSuite(file));
+  const { engine, drop } = await openIndex(config, engineKindOf(v, config), Boolean(v['use-configured']), null);
+  try {
+    const r = await findMisses(queries, async (slug) => {
+      const at = slug.indexOf('/');
+      return at < 0 ? null : ((await engine.getPartBySlug(slug.slice(0, at), slug.slice(at + 1)))?.part ?? null);
+    });
+    process.stdout.write(`${formatMisses(r)}\n`);
+    return 0;
+  } finally {
+    await drop();
+  }
+}
+
 async function run(v: Record<string, unknown>): Promise<number> {
   loadDotEnv();
   const config: Config = loadConfig();
-  const engineKind = ((v.engine as string | undefined) ?? config.engine) as 'sqlite' | 'opensearch';
-  if (engineKind !== 'sqlite' && engineKind !== 'opensearch') throw new UsageError('--engine must be sqlite or opensearch');
+  const engineKind = engineKindOf(v, config);
   const modes = ((v.retrieval as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
   for (const m of modes) if (!(RETRIEVALS as readonly string[]).includes(m)) throw new UsageError(`--retrieval must be ${RETRIEVALS.join(', ')}`);
   const runs: (Retrieval | null)[] = modes.length ? [...new Set(modes as Retrieval[])] : [null];
@@ -87,18 +126,7 @@ async function run(v: Record<string, unknown>): Promise<number> {
   let drop: () => Promise<void>;
   let parts: number;
   try {
-    if (useConfigured) {
-      engine = await createEngine(engineKind === config.engine ? config : { ...config, engine: engineKind });
-      drop = () => engine.close();
-      parts = (await engine.info()).parts;
-      process.stderr.write(`relevance: configured ${engineKind} index, ${parts.toLocaleString('en-US')} parts\n`);
-    } else {
-      if (engineKind === 'opensearch' && !config.opensearchUrl) throw new UsageError('--engine opensearch needs OPENSEARCH_URL');
-      process.stderr.write(`relevance: building a temporary ${engineKind} index of the sample catalogue${embedder ? ' with embeddings' : ' (lexical-only)'}...\n`);
-      const idx = await buildSampleIndex({ engine: engineKind, opensearchUrl: config.opensearchUrl, embedder });
-      ({ engine, drop, parts } = idx);
-      process.stderr.write(`relevance: ${parts} parts indexed in ${idx.seconds.toFixed(1)} s\n`);
-    }
+    ({ engine, drop, parts } = await openIndex(config, engineKind, useConfigured, embedder));
   } catch (e) {
     await embedder?.close();
     throw e;
@@ -143,6 +171,7 @@ export const relevanceCommand: Command = {
   usage: `partsearch relevance run [--suite FILE|NAME ...] [--engine sqlite|opensearch] [--retrieval hybrid|lexical|vector ...]
                          [--fusion rrf|normalized ...] [--use-configured] [--no-embeddings] [--out report.json]
 partsearch relevance compare A.json B.json [--all]
+partsearch relevance misses [--suite FILE|NAME ...] [--engine sqlite|opensearch] [--use-configured]
 
 run: by default builds a temporary index of the generated sample catalogue in the chosen engine
 (SQLite in a temp folder; OpenSearch under a unique index prefix, deleted afterwards), with embeddings
@@ -155,7 +184,10 @@ BM25 + 0.5 x min-max cosine; default ${DEFAULT_FUSION}); several ("rrf,normalize
 report[.<mode>].<fusion>.json. Besides the metrics, agentic suites print the share of queries whose top 5
 results satisfy every parsed constraint (spec, value and package constraints; of the top min(5, parts
 in the index satisfying them)), overall and per kind.
-compare: per-query nDCG@10 of A and B with deltas, wins/losses/ties and mean deltas (B - A).`,
+compare: per-query nDCG@10 of A and B with deltas, wins/losses/ties and mean deltas (B - A).
+misses: for each agentic query, the parsed constraints its grade-3 parts fail (a misread query or
+data that disagrees with its text), with what the part holds under those names, and a count per
+constraint name: where to look for vocabulary gaps.`,
   options: {
     suite: { type: 'string', multiple: true },
     engine: { type: 'string' },
@@ -181,6 +213,10 @@ compare: per-query nDCG@10 of A and B with deltas, wins/losses/ties and mean del
       process.stdout.write(`${formatComparison(cmp, { labelA: a, labelB: b, all: Boolean(v.all) })}\n`);
       return 0;
     }
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required (run or compare)');
+    if (sub === 'misses') {
+      if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      return misses(v);
+    }
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required (run, compare or misses)');
   },
 };

@@ -76,7 +76,6 @@ export const ROLES = {
     unit: 'V', kind: 'at_least', covering: true,
   },
   supplyVoltage: { names: SUPPLY_VOLTAGE, unit: 'V', kind: 'equals', covering: true },
-  isolationVoltage: { names: ['Isolation voltage(vrms)', 'Isolation voltage(rms)', 'Insulated voltage', 'Isolation Voltage', 'Voltage - Isolation'], unit: 'V', kind: 'at_least' },
   drainSourceVoltage: {
     names: ['Drain Source Voltage (Vdss)', 'Drain to source voltage', 'Voltage - Drain Source (Vdss)', 'Drain-Source Voltage', 'Vdss'],
     unit: 'V', kind: 'at_least',
@@ -102,7 +101,7 @@ export const ROLES = {
   gateThreshold: { names: ['Gate Threshold Voltage (Vgs(th)@Id)', 'Vgs(th)'], unit: 'V', kind: 'at_most' },
   offsetVoltage: { names: ['Input Offset Voltage (Vos)', 'Vos - input offset voltage', 'Voltage - Input Offset'], unit: 'V', kind: 'at_most' },
   inputBiasCurrent: { names: ['Input Bias Current (Ib)', 'Ib - input bias current', 'Current - Input Bias'], unit: 'A', kind: 'at_most' },
-  isolationVoltage: { names: ['Isolation voltage(vrms)', 'Voltage - Isolation', 'Isolation Voltage'], unit: 'V', kind: 'at_least' },
+  isolationVoltage: { names: ['Isolation voltage(vrms)', 'Voltage - Isolation', 'Isolation Voltage', 'Isolation voltage(rms)', 'Insulated voltage'], unit: 'V', kind: 'at_least' },
   anyVoltage: {
     names: ['Supply Voltage', 'Voltage - supply', 'Output Voltage', 'Voltage Rated', 'Allowable voltage', 'Rated Voltage', 'Input Voltage', 'Voltage'],
     unit: 'V', kind: 'equals', covering: true,
