@@ -32,7 +32,10 @@ if (!meta || info.parts === 0) {
 
 const active: EngineFilters = { status: ['active'] };
 const cases: { name: string; run: () => Promise<unknown> }[] = [];
-const specNames = (meta.specs ?? []).filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts).slice(0, 3);
+const specNames = (meta.specs ?? [])
+  .filter((s) => s.unit !== null)
+  .sort((a, b) => b.parts - a.parts)
+  .slice(0, 3);
 for (const spec of specNames) {
   const f = (await engine.facets({ text: null, filters: active, specValues: [spec.name], size: 1 })).specValues[spec.name];
   const value = f?.values[0]?.value;
@@ -49,7 +52,10 @@ for (const spec of specNames) {
 const list = [...meta.lists].sort((a, b) => b.member_count - a.member_count)[0];
 if (list) {
   const filters: EngineFilters = { ...active, lists: [list.list_id] };
-  cases.push({ name: `text null, list ${list.slug ?? list.list_id} (${list.member_count} parts)`, run: () => engine.textSearch({ text: null, filters, limit: 50, offset: 0 }) });
+  cases.push({
+    name: `text null, list ${list.slug ?? list.list_id} (${list.member_count} parts)`,
+    run: () => engine.textSearch({ text: null, filters, limit: 50, offset: 0 }),
+  });
   cases.push({ name: `text "resistor", list ${list.slug ?? list.list_id}`, run: () => engine.textSearch({ text: 'resistor', filters, limit: 50, offset: 0 }) });
 }
 

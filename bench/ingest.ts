@@ -46,15 +46,11 @@ interface Run {
 function ingest(engine: string, args: string[], env: Record<string, string> = {}): Run {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'psbench-'));
   const prefix = `psbench${process.pid}${Math.floor(Math.random() * 1e6)}`;
-  const res = spawnSync(
-    '/usr/bin/time',
-    ['-f', 'MAXRSS_KB=%M', process.execPath, path.join(root, 'bin', 'partsearch.js'), 'ingest', '--json', ...args],
-    {
-      env: { ...process.env, SEARCH_ENGINE: engine, PARTSEARCH_DATA_DIR: dataDir, OPENSEARCH_INDEX_PREFIX: prefix, ...env },
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    },
-  );
+  const res = spawnSync('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', process.execPath, path.join(root, 'bin', 'partsearch.js'), 'ingest', '--json', ...args], {
+    env: { ...process.env, SEARCH_ENGINE: engine, PARTSEARCH_DATA_DIR: dataDir, OPENSEARCH_INDEX_PREFIX: prefix, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (res.status !== 0) throw new Error(`ingest failed (${res.status}): ${res.stderr.slice(-2000)}`);
   const summary = JSON.parse(res.stdout.trim().split('\n').pop()!) as Run['summary'];
   const rss = Number(/MAXRSS_KB=(\d+)/.exec(res.stderr)?.[1] ?? 0) / 1024;
@@ -68,7 +64,11 @@ function ingest(engine: string, args: string[], env: Record<string, string> = {}
 
 /** Raw model throughput on the first n part texts of the real dump, same settings as ingest. */
 async function rawEmbeddingThroughput(n: number): Promise<{ textsPerSecond: number; model: string }> {
-  const status = await loadEmbedder({ embeddingModelDir: process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR, embeddingModelId: null, embeddingBatchSize: 64 });
+  const status = await loadEmbedder({
+    embeddingModelDir: process.env.EMBEDDING_MODEL_DIR || DEFAULT_MODEL_DIR,
+    embeddingModelId: null,
+    embeddingBatchSize: 64,
+  });
   if (!status.embedder) throw new Error(status.message);
   const reg = ManufacturerRegistry.from(JSON.parse(fs.readFileSync(path.join(catalog, 'manufacturers.json'), 'utf8')));
   const normaliser = new PartNormaliser(reg, new CategoryTree());
@@ -93,21 +93,42 @@ const slim100k = path.join(os.tmpdir(), 'psbench-slim-100k.jsonl');
 if (!fs.existsSync(slim100k)) execFileSync('bash', ['-c', `zcat '${slim}' | head -n 100000 > '${slim100k}'`]);
 
 for (const engine of engines) {
-  const out: Record<string, unknown> = { engine, date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB` };
+  const out: Record<string, unknown> = {
+    engine,
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+  };
   if (values.only !== 'slim') {
     const raw = await rawEmbeddingThroughput(3000);
     const run = ingest(engine, ['--parts', path.join(catalog, 'parts.jsonl.gz'), ...sideFiles]);
     const pps = run.summary.partsPerSecond as number;
-    out.full = { ...run, rawEmbeddingTextsPerSecond: Math.round(raw.textsPerSecond), ratioToRawEmbedding: +(pps / raw.textsPerSecond).toFixed(3), model: raw.model };
-    console.log(`${engine} full 29k with embeddings: ${Math.round(pps)} parts/s; raw model ${Math.round(raw.textsPerSecond)} texts/s; ratio ${(pps / raw.textsPerSecond).toFixed(2)} (goal >= 0.8); peak RSS ${run.maxRssMb} MB`);
+    out.full = {
+      ...run,
+      rawEmbeddingTextsPerSecond: Math.round(raw.textsPerSecond),
+      ratioToRawEmbedding: +(pps / raw.textsPerSecond).toFixed(3),
+      model: raw.model,
+    };
+    console.log(
+      `${engine} full 29k with embeddings: ${Math.round(pps)} parts/s; raw model ${Math.round(raw.textsPerSecond)} texts/s; ratio ${(pps / raw.textsPerSecond).toFixed(2)} (goal >= 0.8); peak RSS ${run.maxRssMb} MB`,
+    );
   }
   if (values.only !== 'full') {
-    console.log(`load average before the slim runs: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
+    console.log(
+      `load average before the slim runs: ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')} (${os.cpus().length} cores)`,
+    );
     const small = ingest(engine, ['--parts', slim100k, ...sideFiles, '--no-embeddings']);
     const big = ingest(engine, ['--parts', slim, ...sideFiles, '--no-embeddings']);
-    const phases = (r: Run) => `${(r.summary.seconds as number).toFixed(1)} s: streaming ${(r.summary.streamSeconds as number).toFixed(1)} s, after the last write ${(r.summary.finishSeconds as number).toFixed(1)} s`;
-    console.log(`${engine} slim 100k lexical-only: ${Math.round(small.summary.partsPerSecond as number)} parts/s (${phases(small)}), peak RSS ${small.maxRssMb} MB`);
-    console.log(`${engine} slim 582k lexical-only: ${Math.round(big.summary.partsPerSecond as number)} parts/s (${phases(big)}; goal ${engine === 'sqlite' ? '20,000' : '5,000'}), peak RSS ${big.maxRssMb} MB (goal < 500)`);
+    const phases = (r: Run) =>
+      `${(r.summary.seconds as number).toFixed(1)} s: streaming ${(r.summary.streamSeconds as number).toFixed(1)} s, after the last write ${(r.summary.finishSeconds as number).toFixed(1)} s`;
+    console.log(
+      `${engine} slim 100k lexical-only: ${Math.round(small.summary.partsPerSecond as number)} parts/s (${phases(small)}), peak RSS ${small.maxRssMb} MB`,
+    );
+    console.log(
+      `${engine} slim 582k lexical-only: ${Math.round(big.summary.partsPerSecond as number)} parts/s (${phases(big)}; goal ${engine === 'sqlite' ? '20,000' : '5,000'}), peak RSS ${big.maxRssMb} MB (goal < 500)`,
+    );
     out.slim = { first100k: small, all582k: big, loadAverageAfter: os.loadavg().map((x) => +x.toFixed(2)) };
   }
   // Merge into the engine's results file so that --only runs keep the other section.

@@ -15,7 +15,13 @@ export interface LoadResult {
   statuses: Record<number, number>;
 }
 
-export async function runLoad(opts: { url: string; paths?: string[]; headers?: Record<string, string>; concurrency: number; seconds: number }): Promise<LoadResult> {
+export async function runLoad(opts: {
+  url: string;
+  paths?: string[];
+  headers?: Record<string, string>;
+  concurrency: number;
+  seconds: number;
+}): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const u = new URL(opts.url);
   const latencies: number[] = [];

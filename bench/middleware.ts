@@ -29,14 +29,31 @@ import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { adapter: { type: 'string', default: 'all' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' }, rounds: { type: 'string', default: '5' }, 'price-usd': { type: 'string', default: '0.002' } } });
+const { values } = parseArgs({
+  options: {
+    adapter: { type: 'string', default: 'all' },
+    seconds: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '5' },
+    'price-usd': { type: 'string', default: '0.002' },
+  },
+});
 const adapters = values.adapter === 'all' ? ['sqlite', ...(process.env.REDIS_URL ? ['redis'] : [])] : [values.adapter!];
 if (values.adapter === 'all' && !process.env.REDIS_URL) console.log('[skip] redis: REDIS_URL is not set');
 
 const handler = () => ({ ok: true });
 function benchRoutes(): RouteSpec[] {
   return [
-    { method: 'GET', path: '/bench/bare', operationId: 'benchBare', summary: 'bench', tags: ['bench'], access: 'public', responses: { 200: { description: 'ok' } }, handler },
+    {
+      method: 'GET',
+      path: '/bench/bare',
+      operationId: 'benchBare',
+      summary: 'bench',
+      tags: ['bench'],
+      access: 'public',
+      responses: { 200: { description: 'ok' } },
+      handler,
+    },
     {
       method: 'GET',
       path: '/v1/bench/guarded',
@@ -56,11 +73,27 @@ function benchRoutes(): RouteSpec[] {
 
 /** The load generator in a child process (asynchronously: the server shares this event loop). */
 async function load(url: string, headers: Record<string, string>) {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) })], { encoding: 'utf8' });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'bench', 'load-worker.ts'),
+      JSON.stringify({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) }),
+    ],
+    { encoding: 'utf8' },
+  );
   return JSON.parse(stdout.trim()) as { requests: number; rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
 }
 
-const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores`, seconds: Number(values.seconds), concurrency: Number(values.concurrency), rounds: Number(values.rounds), price_usd: Number(values['price-usd']) };
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} cores`,
+  seconds: Number(values.seconds),
+  concurrency: Number(values.concurrency),
+  rounds: Number(values.rounds),
+  price_usd: Number(values['price-usd']),
+};
 for (const adapter of adapters) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'psbench-mw-'));
   const prefix = `psbench-mw-${process.pid}:`;
@@ -74,7 +107,17 @@ for (const adapter of adapters) {
   const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
   const { accounts, throttle, gate } = await createAccounts(config);
-  const s: AppServices = { config, engine, catalog: createCatalogProvider(engine), embedder: null, embedderMessage: '', log: silentLogger, accounts, throttle, gate };
+  const s: AppServices = {
+    config,
+    engine,
+    catalog: createCatalogProvider(engine),
+    embedder: null,
+    embedderMessage: '',
+    log: silentLogger,
+    accounts,
+    throttle,
+    gate,
+  };
   const account = await accounts.createAccount({ name: 'bench', subscription: true, credit_micros: 1e15 });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
   const app = createApp(s, { extraRoutes: benchRoutes() });

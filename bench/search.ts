@@ -54,17 +54,41 @@ const typo = (mpn: string) => {
   return mpn.slice(0, i) + (mpn[i]?.toUpperCase() === 'X' ? '7' : 'X') + mpn.slice(i + 1);
 };
 const typoPaths = parts.filter((p) => p.mpn.length >= 6).map((p) => `/v1/parts/search?mpn=${encodeURIComponent(typo(p.mpn))}`);
-const NL = ['10k 0603 1% resistor', '100nF 50V X7R 0603', '3.3V LDO SOT-23-5', 'dual op amp', 'n-channel mosfet sot-23', '16MHz crystal', 'usb to uart bridge', 'schottky diode 40V', 'red led 0603', '4u7 16V'];
+const NL = [
+  '10k 0603 1% resistor',
+  '100nF 50V X7R 0603',
+  '3.3V LDO SOT-23-5',
+  'dual op amp',
+  'n-channel mosfet sot-23',
+  '16MHz crystal',
+  'usb to uart bridge',
+  'schottky diode 40V',
+  'red led 0603',
+  '4u7 16V',
+];
 const nlPaths = NL.map((q) => `/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}&limit=10`);
 
 async function load(url: string, paths: string[] | undefined, concurrency: number) {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, paths, headers, concurrency, seconds: Number(values.seconds) })], { encoding: 'utf8' });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, paths, headers, concurrency, seconds: Number(values.seconds) })],
+    { encoding: 'utf8' },
+  );
   return JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
 }
 
 /** p50 of embedding one query with the service's model (or the default model when the service runs without one). */
 async function embedP50(): Promise<{ p50ms: number; model: string } | null> {
-  const own = s.embedder ? null : (await loadEmbedder({ embeddingModelDir: process.env.EMBEDDING_MODEL_DIR && process.env.EMBEDDING_MODEL_DIR !== 'none' ? process.env.EMBEDDING_MODEL_DIR : DEFAULT_MODEL_DIR, embeddingModelId: null, embeddingBatchSize: 1 })).embedder;
+  const own = s.embedder
+    ? null
+    : (
+        await loadEmbedder({
+          embeddingModelDir:
+            process.env.EMBEDDING_MODEL_DIR && process.env.EMBEDDING_MODEL_DIR !== 'none' ? process.env.EMBEDDING_MODEL_DIR : DEFAULT_MODEL_DIR,
+          embeddingModelId: null,
+          embeddingBatchSize: 1,
+        })
+      ).embedder;
   const embedder = s.embedder ?? own;
   if (!embedder) return null;
   const t: number[] = [];
@@ -99,7 +123,10 @@ const result = {
   agentic_p50_over_query_embedding_p50: embedding ? +(oneClient.agentic.p50ms / embedding.p50ms).toFixed(2) : null,
   one_client: oneClient,
   concurrent,
-  concurrent_over_bare_koa: { mpn: +(concurrent.mpn.rps / concurrent.bare_koa.rps).toFixed(3), agentic: +(concurrent.agentic.rps / concurrent.bare_koa.rps).toFixed(4) },
+  concurrent_over_bare_koa: {
+    mpn: +(concurrent.mpn.rps / concurrent.bare_koa.rps).toFixed(3),
+    agentic: +(concurrent.agentic.rps / concurrent.bare_koa.rps).toFixed(4),
+  },
 };
 console.log(JSON.stringify(result, null, 2));
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });

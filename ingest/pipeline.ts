@@ -19,10 +19,7 @@ import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
 import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
-import {
-  IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile,
-  type ListsFileEntry,
-} from './catalog-files.ts';
+import { IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile, type ListsFileEntry } from './catalog-files.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { openLines } from './read-lines.ts';
 import { IngestReport } from './report.ts';
@@ -81,9 +78,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   const registry = o.manufacturersFile
     ? ManufacturerRegistry.from(readManufacturersFile(o.manufacturersFile))
     : ManufacturerRegistry.from(previous?.manufacturers ?? []);
-  const tree = o.categoriesFile
-    ? CategoryTree.fromFile(readCategoriesFile(o.categoriesFile))
-    : CategoryTree.fromData(previous?.categories ?? []);
+  const tree = o.categoriesFile ? CategoryTree.fromFile(readCategoriesFile(o.categoriesFile)) : CategoryTree.fromData(previous?.categories ?? []);
   const listEntries: ListsFileEntry[] | null = o.listsFile ? readListsFile(o.listsFile) : null;
 
   // List memberships are attached to parts as they stream by.
@@ -187,7 +182,13 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
         }
         const record = normaliser.normalise(raw as DumpPart);
         if (seen.has(record.id)) {
-          report.add({ kind: 'duplicate', file, line: n, reason: `same manufacturer and MPN as an earlier record (${record.manufacturer.name} ${record.mpn}); this later record replaces it`, record: raw });
+          report.add({
+            kind: 'duplicate',
+            file,
+            line: n,
+            reason: `same manufacturer and MPN as an earlier record (${record.manufacturer.name} ${record.mpn}); this later record replaces it`,
+            record: raw,
+          });
         }
         seen.add(record.id);
         noteSpecs(record);
@@ -238,8 +239,13 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       embedding: { model: o.embedder?.model ?? null, dims: o.embedder?.dims ?? null },
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
-      specs: [...specNames].map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null })).sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
-      lists: [...listData, ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length }))],
+      specs: [...specNames]
+        .map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null }))
+        .sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
+      lists: [
+        ...listData,
+        ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length })),
+      ],
     };
     const { version, count } = await loader.finish(meta, written.size);
     const finishSeconds = (performance.now() - started) / 1000 - streamSeconds;

@@ -150,9 +150,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     billing: Object.freeze({
       prices: Object.freeze(
-        Object.fromEntries(
-          Object.entries({ ...DEFAULT_PRICES_USD, ...classTable(env, 'PRICES_USD') }).map(([k, v]) => [k, micros(v)]),
-        ) as Record<UsageClass, number>,
+        Object.fromEntries(Object.entries({ ...DEFAULT_PRICES_USD, ...classTable(env, 'PRICES_USD') }).map(([k, v]) => [k, micros(v)])) as Record<
+          UsageClass,
+          number
+        >,
       ),
       quotas: Object.freeze(classTable(env, 'MONTHLY_QUOTAS')),
       monthlyRequestCap: int(env, 'MONTHLY_REQUEST_CAP', 100_000, 1, 1_000_000_000),

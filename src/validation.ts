@@ -4,9 +4,7 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export const ajv = addFormats(
-  new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, allowUnionTypes: true }),
-);
+export const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, allowUnionTypes: true }));
 
 /**
  * For hot paths (a dump's records): stops at the first error. Callers re-validate a failing value

@@ -53,7 +53,10 @@ export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
       let t: ThrottleDecision;
       const keyHash = r.keyHash ?? undefined;
       if (known !== undefined || r.secret === null) {
-        [t, auth] = await Promise.all([throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs), r.secret === null ? null : accounts.authenticate(r.secret, keyHash)]);
+        [t, auth] = await Promise.all([
+          throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs),
+          r.secret === null ? null : accounts.authenticate(r.secret, keyHash),
+        ]);
       } else {
         auth = await accounts.authenticate(r.secret, keyHash);
         t = await throttle.hit(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);

@@ -57,9 +57,7 @@ export interface DebitRequest {
   reference?: string;
 }
 
-export type DebitResult =
-  | { ok: true; balance_micros: number }
-  | { ok: false; reason: 'insufficient_credit' | 'usage_limit_exceeded'; balance_micros: number };
+export type DebitResult = { ok: true; balance_micros: number } | { ok: false; reason: 'insufficient_credit' | 'usage_limit_exceeded'; balance_micros: number };
 
 export interface UsageSummary {
   period: string;

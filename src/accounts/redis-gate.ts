@@ -108,37 +108,43 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
     hash: string;
     known: KnownKey;
   }
-  const admissions = createTurnBatcher<Fast, Admission>(async (batch) => {
-    const now = Date.now();
-    if (Math.floor(now / 1000) !== isoSecond) {
-      isoSecond = Math.floor(now / 1000);
-      nowIso = new Date(now).toISOString();
-      refreshBeforeIso = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
-    }
-    const keys = keyTable();
-    const args: string[] = ['', refreshBeforeIso, nowIso];
-    for (const { r, known: { key, account } } of batch) {
-      args.push(keys.index(throttleKey(P, r.bucket)), keys.index(k.key(key.id)), keys.index(k.acct(account.id)), keys.index(k.reqs(account.id)));
-      args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
-    }
-    const reply = await admitScript(keys.list.length, ...keys.list, ...args);
-    if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
-    return batch.map((p, i): Admission => {
-      const at = i * REPLY_WIDTH;
-      const { key, account } = p.known;
-      const throttle = decodeThrottleReply(reply, key.rate_limit_per_minute, p.r.windowMs, at);
-      if (Number(reply[at + 4]) !== 1) {
-        known.delete(p.hash); // revoked (or gone): the next request goes the slow way and is refused there
-        return { throttle, auth: null, requests: null };
+  const admissions = createTurnBatcher<Fast, Admission>(
+    async (batch) => {
+      const now = Date.now();
+      if (Math.floor(now / 1000) !== isoSecond) {
+        isoSecond = Math.floor(now / 1000);
+        nowIso = new Date(now).toISOString();
+        refreshBeforeIso = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
       }
-      const n = Number(reply[at + 7]);
-      return {
-        throttle,
-        auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
-        requests: n >= 0 ? n : null,
-      };
-    });
-  }, { maxInFlight: 1 });
+      const keys = keyTable();
+      const args: string[] = ['', refreshBeforeIso, nowIso];
+      for (const {
+        r,
+        known: { key, account },
+      } of batch) {
+        args.push(keys.index(throttleKey(P, r.bucket)), keys.index(k.key(key.id)), keys.index(k.acct(account.id)), keys.index(k.reqs(account.id)));
+        args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
+      }
+      const reply = await admitScript(keys.list.length, ...keys.list, ...args);
+      if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
+      return batch.map((p, i): Admission => {
+        const at = i * REPLY_WIDTH;
+        const { key, account } = p.known;
+        const throttle = decodeThrottleReply(reply, key.rate_limit_per_minute, p.r.windowMs, at);
+        if (Number(reply[at + 4]) !== 1) {
+          known.delete(p.hash); // revoked (or gone): the next request goes the slow way and is refused there
+          return { throttle, auth: null, requests: null };
+        }
+        const n = Number(reply[at + 7]);
+        return {
+          throttle,
+          auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
+          requests: n >= 0 ? n : null,
+        };
+      });
+    },
+    { maxInFlight: 1 },
+  );
 
   return {
     async admit(r: AdmitRequest): Promise<Admission> {

@@ -117,23 +117,31 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
    * one script call (later ones wait while it is unfinished, then go together), applied in arrival
    * order, each checked as if alone.
    */
-  const debits = createTurnBatcher<CheckedDebit, DebitResult>(async (batch) => {
-    const keys = keyTable();
-    const args: string[] = [new Date().toISOString()];
-    for (const d of batch) {
-      args.push(keys.index(k.acct(d.account_id)), keys.index(k.usage(d.account_id, d.period)), keys.index(k.refs(d.account_id)), keys.index(k.ledger(d.account_id)));
-      args.push(String(d.units), String(d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', d.period);
-    }
-    const reply = await s.debits(keys.list.length, ...keys.list, ...args);
-    if (!Array.isArray(reply) || reply.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
-    return batch.map((d, i): DebitResult | Error => {
-      const status = Number(reply[i * 3]);
-      const balance = Number(reply[i * 3 + 1]);
-      if (status === -1) return new UnknownAccountError(d.account_id);
-      if (status === 1) return { ok: true, balance_micros: balance };
-      return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
-    });
-  }, { maxInFlight: 1 });
+  const debits = createTurnBatcher<CheckedDebit, DebitResult>(
+    async (batch) => {
+      const keys = keyTable();
+      const args: string[] = [new Date().toISOString()];
+      for (const d of batch) {
+        args.push(
+          keys.index(k.acct(d.account_id)),
+          keys.index(k.usage(d.account_id, d.period)),
+          keys.index(k.refs(d.account_id)),
+          keys.index(k.ledger(d.account_id)),
+        );
+        args.push(String(d.units), String(d.amount_micros), d.quota === null ? '' : String(d.quota), d.usage_class, d.reference ?? '', d.period);
+      }
+      const reply = await s.debits(keys.list.length, ...keys.list, ...args);
+      if (!Array.isArray(reply) || reply.length !== batch.length * 3) throw new Error('accounts: unexpected reply from the debit script');
+      return batch.map((d, i): DebitResult | Error => {
+        const status = Number(reply[i * 3]);
+        const balance = Number(reply[i * 3 + 1]);
+        if (status === -1) return new UnknownAccountError(d.account_id);
+        if (status === 1) return { ok: true, balance_micros: balance };
+        return { ok: false, reason: reply[i * 3 + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
+      });
+    },
+    { maxInFlight: 1 },
+  );
 
   const getAccount = async (id: string): Promise<Account | null> => toAccount(await redis.hgetall(k.acct(id)));
 
@@ -157,8 +165,17 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       const account: Account = { id: newAccountId(), name, subscription: !!input.subscription, balance_micros: balance, created_at: new Date().toISOString() };
       const entry = ledgerEntry({ kind: 'credit', amount_micros: balance, reference: 'initial credit' });
       const r = await s.createAccount(
-        k.acct(account.id), k.names, k.accts, k.seq, k.ledger(account.id),
-        account.id, name, account.subscription ? '1' : '0', String(balance), account.created_at, entry,
+        k.acct(account.id),
+        k.names,
+        k.accts,
+        k.seq,
+        k.ledger(account.id),
+        account.id,
+        name,
+        account.subscription ? '1' : '0',
+        String(balance),
+        account.created_at,
+        entry,
       );
       if (Number(r) !== 1) throw new DuplicateAccountNameError(name);
       return account;
@@ -211,8 +228,20 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
         };
         const r = Number(
           await s.createKey(
-            k.acct(accountId), k.keyHashes, k.key(key.id), k.keys, k.acctKeys(accountId), k.seq,
-            key.id, hashKey(secret, pepper), accountId, name, key.prefix, JSON.stringify(capabilities), String(rate), key.created_at,
+            k.acct(accountId),
+            k.keyHashes,
+            k.key(key.id),
+            k.keys,
+            k.acctKeys(accountId),
+            k.seq,
+            key.id,
+            hashKey(secret, pepper),
+            accountId,
+            name,
+            key.prefix,
+            JSON.stringify(capabilities),
+            String(rate),
+            key.created_at,
           ),
         );
         if (r === -1) throw new UnknownAccountError(accountId);

@@ -3,9 +3,12 @@ import type { ThrottleDecision } from './port.ts';
 
 export function checkThrottleArgs(bucket: unknown, limit: unknown, windowMs: unknown, nowMs: unknown): void {
   if (typeof bucket !== 'string' || bucket === '') throw new TypeError('throttle: bucket must be a non-empty string');
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`throttle: limit must be an integer >= 0, got ${String(limit)}`);
-  if (typeof windowMs !== 'number' || !Number.isSafeInteger(windowMs) || windowMs < 1) throw new RangeError(`throttle: windowMs must be an integer >= 1, got ${String(windowMs)}`);
-  if (nowMs !== undefined && (typeof nowMs !== 'number' || !Number.isFinite(nowMs))) throw new RangeError(`throttle: nowMs must be a finite number, got ${String(nowMs)}`);
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`throttle: limit must be an integer >= 0, got ${String(limit)}`);
+  if (typeof windowMs !== 'number' || !Number.isSafeInteger(windowMs) || windowMs < 1)
+    throw new RangeError(`throttle: windowMs must be an integer >= 1, got ${String(windowMs)}`);
+  if (nowMs !== undefined && (typeof nowMs !== 'number' || !Number.isFinite(nowMs)))
+    throw new RangeError(`throttle: nowMs must be a finite number, got ${String(nowMs)}`);
 }
 
 /**

@@ -8,7 +8,11 @@ import { openLines } from '../../ingest/read-lines.ts';
 import { CategoryTree } from './categories.ts';
 import { ManufacturerRegistry } from './manufacturers.ts';
 
-export async function loadCountedTaxonomy(files: { categories: string; manufacturers: string; parts: string }): Promise<{ tree: CategoryTree; registry: ManufacturerRegistry }> {
+export async function loadCountedTaxonomy(files: {
+  categories: string;
+  manufacturers: string;
+  parts: string;
+}): Promise<{ tree: CategoryTree; registry: ManufacturerRegistry }> {
   const tree = CategoryTree.fromFile(JSON.parse(fs.readFileSync(files.categories, 'utf8')));
   const registry = ManufacturerRegistry.from(JSON.parse(fs.readFileSync(files.manufacturers, 'utf8')));
   const counts = new Map<string, number>();

@@ -21,7 +21,7 @@ export function stableId53(key: string): number {
 
 /** A positive 31-bit integer (manufacturer ids and the like). */
 export function stableId32(key: string): number {
-  return (createHash('sha256').update(key).digest().readUInt32BE(0) & 0x7fffffff) || 1;
+  return createHash('sha256').update(key).digest().readUInt32BE(0) & 0x7fffffff || 1;
 }
 
 /** An opaque handle: prefix + 20 base32 characters of the key's SHA-256. */

@@ -32,9 +32,7 @@ export class ListError extends Error {
 
 /** Opaque, stable list handle: from the slug for curated lists, from account and name for user lists. */
 export function listIdFor(l: Pick<ListDefinition, 'kind' | 'slug' | 'name' | 'account'>): string {
-  return l.kind === 'curated'
-    ? opaqueId('lst_', `curated:${l.slug ?? slugify(l.name)}`)
-    : opaqueId('lst_', `user:${l.account ?? ''}:${slugify(l.name)}`);
+  return l.kind === 'curated' ? opaqueId('lst_', `curated:${l.slug ?? slugify(l.name)}`) : opaqueId('lst_', `user:${l.account ?? ''}:${slugify(l.name)}`);
 }
 
 /** The part id a member refers to (without creating manufacturers). */
@@ -106,7 +104,18 @@ export async function createUserList(engine: SearchEngine, account: string, name
   const meta = await liveMeta(engine);
   const list_id = listIdFor({ kind: 'user', name, account });
   if (meta.lists.some((l) => l.list_id === list_id)) throw new ListError(`account "${account}" already has a list named "${name}" (${list_id})`);
-  const list: ApprovedListData = { list_id, name, kind: 'user', slug: null, description: null, account, member_ids: [], member_count: 0, unmatched: [], updated_at: new Date().toISOString() };
+  const list: ApprovedListData = {
+    list_id,
+    name,
+    kind: 'user',
+    slug: null,
+    description: null,
+    account,
+    member_ids: [],
+    member_count: 0,
+    unmatched: [],
+    updated_at: new Date().toISOString(),
+  };
   await save(engine, meta, [...meta.lists, list], [list]);
   return list;
 }
@@ -129,6 +138,11 @@ export async function editMembers(engine: SearchEngine, listId: string, op: 'add
     ids = ids.filter((x) => x !== id);
   }
   const updated: ApprovedListData = { ...list, member_ids: ids, member_count: ids.length, updated_at: new Date().toISOString() };
-  await save(engine, meta, meta.lists.map((l) => (l.list_id === listId ? updated : l)), [updated]);
+  await save(
+    engine,
+    meta,
+    meta.lists.map((l) => (l.list_id === listId ? updated : l)),
+    [updated],
+  );
   return updated;
 }

@@ -17,8 +17,27 @@ export interface Manufacturer {
 
 /** Legal-form and filler suffixes dropped when a name does not resolve as written. */
 const SUFFIXES = [
-  'incorporated', 'inc', 'corporation', 'corp', 'company', 'co', 'limited', 'ltd', 'llc', 'gmbh', 'ag',
-  'sa', 'plc', 'bv', 'nv', 'kk', 'spa', 'group', 'holdings', 'international', 'intl',
+  'incorporated',
+  'inc',
+  'corporation',
+  'corp',
+  'company',
+  'co',
+  'limited',
+  'ltd',
+  'llc',
+  'gmbh',
+  'ag',
+  'sa',
+  'plc',
+  'bv',
+  'nv',
+  'kk',
+  'spa',
+  'group',
+  'holdings',
+  'international',
+  'intl',
 ];
 const SUFFIX_RE = new RegExp(`(?:${SUFFIXES.join('|')})$`);
 
@@ -40,7 +59,9 @@ export class ManufacturerRegistry {
   private readonly bySlug = new Map<string, Manufacturer>();
   private readonly ordered: Manufacturer[] = [];
 
-  static from(entries: readonly { name: string; aliases?: string[] | null; logo?: string | null; slug?: string; id?: number; part_count?: number }[]): ManufacturerRegistry {
+  static from(
+    entries: readonly { name: string; aliases?: string[] | null; logo?: string | null; slug?: string; id?: number; part_count?: number }[],
+  ): ManufacturerRegistry {
     const reg = new ManufacturerRegistry();
     for (const e of entries) reg.add(e.name, e.aliases ?? [], e.logo ?? null, e.slug, e.id, e.part_count);
     return reg;

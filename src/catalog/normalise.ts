@@ -12,8 +12,21 @@ import { normaliseStatus } from './status.ts';
 import { normaliseUnit, parseSpecValue } from './units.ts';
 
 const KNOWN_FIELDS = new Set([
-  'mpn', 'manufacturer', 'description', 'long_description', 'status', 'category', 'series', 'package', 'specs',
-  'images', 'documents', 'offers', 'aliases', 'source_id', 'attributes',
+  'mpn',
+  'manufacturer',
+  'description',
+  'long_description',
+  'status',
+  'category',
+  'series',
+  'package',
+  'specs',
+  'images',
+  'documents',
+  'offers',
+  'aliases',
+  'source_id',
+  'attributes',
 ]);
 
 /** Identity of a part: (manufacturer after alias resolution, normalised MPN). */

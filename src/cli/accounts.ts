@@ -31,13 +31,17 @@ async function account(store: AccountStore, ref: unknown): Promise<Account> {
 
 function dollars(v: unknown, flag: string): number {
   const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n)) throw new UsageError(`${flag} must be a non-negative amount in US dollars, e.g. 5 or 12.50`);
+  if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n))
+    throw new UsageError(`${flag} must be a non-negative amount in US dollars, e.g. 5 or 12.50`);
   return n;
 }
 
 export function parseCapabilities(v: unknown): Capability[] {
   if (v === undefined) return [...CAPABILITIES];
-  const caps = String(v).split(',').map((c) => c.trim()).filter(Boolean);
+  const caps = String(v)
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   for (const c of caps) if (!CAPABILITIES.includes(c as Capability)) throw new UsageError(`unknown capability "${c}" (known: ${CAPABILITIES.join(', ')})`);
   if (caps.length === 0) throw new UsageError('--capabilities needs at least one capability');
   return caps as Capability[];
@@ -118,7 +122,12 @@ A revoked key gets 401 on its next request.`,
           if (typeof v.name !== 'string' || !v.name.trim()) throw new UsageError('--name NAME is required');
           const rl = v['rate-limit-per-minute'] === undefined ? config.billing.defaultRateLimitPerMinute : Number(v['rate-limit-per-minute']);
           if (!Number.isInteger(rl) || rl < 1) throw new UsageError('--rate-limit-per-minute must be a positive whole number');
-          const created = await store.createKey({ account_id: a.id, name: v.name.trim(), capabilities: parseCapabilities(v.capabilities), rate_limit_per_minute: rl });
+          const created = await store.createKey({
+            account_id: a.id,
+            name: v.name.trim(),
+            capabilities: parseCapabilities(v.capabilities),
+            rate_limit_per_minute: rl,
+          });
           out({ ...showKey(created.key), key: created.secret });
           process.stderr.write('Store this key now: it is shown only once.\n');
           return 0;

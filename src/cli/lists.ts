@@ -30,7 +30,7 @@ reported. Changes apply to the live index version at once.`,
         case 'show': {
           const meta = await engine.meta();
           const lists = (meta?.lists ?? []).filter((l) => !v.account || l.kind === 'curated' || l.account === v.account);
-          out(lists.map(({ member_ids, ...l }) => ({ ...l, unmatched: l.unmatched.length })));
+          out(lists.map(({ member_ids: _members, ...l }) => ({ ...l, unmatched: l.unmatched.length })));
           return 0;
         }
         case 'import': {
@@ -43,14 +43,14 @@ reported. Changes apply to the live index version at once.`,
         }
         case 'create': {
           if (typeof v.account !== 'string' || typeof v.name !== 'string') throw new UsageError('--account NAME and --name NAME are required');
-          const { member_ids, ...l } = await createUserList(engine, v.account, v.name);
+          const { member_ids: _members, ...l } = await createUserList(engine, v.account, v.name);
           out(l);
           return 0;
         }
         case 'add':
         case 'remove': {
           if (typeof v.list !== 'string' || typeof v.part !== 'string') throw new UsageError('--list LIST_ID and --part MANUFACTURER/MPN are required');
-          const { member_ids, ...l } = await editMembers(engine, v.list, sub, v.part);
+          const { member_ids: _members, ...l } = await editMembers(engine, v.list, sub, v.part);
           out(l);
           return 0;
         }

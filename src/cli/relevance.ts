@@ -33,7 +33,9 @@ export function formatSuiteTable(s: SuiteResult): string {
   for (const [k, m] of Object.entries(s.byKind)) if (Object.keys(s.byKind).length > 1) rows.push([`  ${k}`, m.queries, m]);
   const w = Math.max(10, ...rows.map((r) => r[0].length));
   const head = `${'suite / kind'.padEnd(w)}  ${'n'.padStart(4)}  ${METRIC_NAMES.map((k) => METRIC_LABELS[k].padStart(7)).join('  ')}`;
-  const modes = Object.entries(s.retrieval).map(([k, n]) => `${k} ${n}`).join(', ');
+  const modes = Object.entries(s.retrieval)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return [
     head,
     ...rows.map(([name, n, m]) => `${name.padEnd(w)}  ${String(n).padStart(4)}  ${METRIC_NAMES.map((k) => f3(m[k]).padStart(7)).join('  ')}`),
@@ -62,7 +64,12 @@ function outFor(out: string, mode: string, several: boolean): string {
 }
 
 /** The index a relevance command runs against: the configured live one, or a temporary sample index. */
-async function openIndex(config: Config, engineKind: 'sqlite' | 'opensearch', useConfigured: boolean, embedder: Embedder | null): Promise<{ engine: SearchEngine; drop: () => Promise<void>; parts: number }> {
+async function openIndex(
+  config: Config,
+  engineKind: 'sqlite' | 'opensearch',
+  useConfigured: boolean,
+  embedder: Embedder | null,
+): Promise<{ engine: SearchEngine; drop: () => Promise<void>; parts: number }> {
   if (useConfigured) {
     const engine = await createEngine(engineKind === config.engine ? config : { ...config, engine: engineKind });
     const parts = (await engine.info()).parts;
@@ -104,10 +111,16 @@ async function run(v: Record<string, unknown>): Promise<number> {
   loadDotEnv();
   const config: Config = loadConfig();
   const engineKind = engineKindOf(v, config);
-  const modes = ((v.retrieval as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
+  const modes = ((v.retrieval as string[] | undefined) ?? [])
+    .flatMap((m) => m.split(','))
+    .map((m) => m.trim())
+    .filter(Boolean);
   for (const m of modes) if (!(RETRIEVALS as readonly string[]).includes(m)) throw new UsageError(`--retrieval must be ${RETRIEVALS.join(', ')}`);
   const runs: (Retrieval | null)[] = modes.length ? [...new Set(modes as Retrieval[])] : [null];
-  const fusionArgs = ((v.fusion as string[] | undefined) ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
+  const fusionArgs = ((v.fusion as string[] | undefined) ?? [])
+    .flatMap((m) => m.split(','))
+    .map((m) => m.trim())
+    .filter(Boolean);
   for (const f of fusionArgs) if (!(FUSIONS as readonly string[]).includes(f)) throw new UsageError(`--fusion must be ${FUSIONS.join(', ')}`);
   const fusions: Fusion[] = fusionArgs.length ? [...new Set(fusionArgs as Fusion[])] : [DEFAULT_FUSION];
   const suiteFiles = ((v.suite as string[] | undefined)?.length ? (v.suite as string[]) : DEFAULT_SUITES).map(resolveSuite);
@@ -135,29 +148,36 @@ async function run(v: Record<string, unknown>): Promise<number> {
   try {
     const info = await engine.info();
     const meta = await engine.meta();
-    for (const mode of runs) for (const fusion of fusions) {
-      const report: RelevanceReport = {
-        created_at: new Date().toISOString(),
-        engine: engineKind,
-        retrieval: mode,
-        fusion,
-        embeddings: { model: embedder && info.vectors ? (meta?.embedding.model ?? embedder.model) : null, vectors: info.vectors && embedder !== null },
-        index: useConfigured ? 'configured' : 'sample',
-        parts,
-        suites: [],
-      };
-      process.stdout.write(`\n== ${engineKind}, retrieval ${mode ?? 'per fixture (default hybrid)'}, fusion ${fusion}, embeddings ${report.embeddings.vectors ? report.embeddings.model : 'off'}\n`);
-      for (const s of suites) {
-        const r = await runSuite(s.queries, { engine, embedder, vectors: info.vectors, retrieval: mode ?? undefined, fusion }, path.relative(process.cwd(), s.file));
-        report.suites.push(r);
-        process.stdout.write(`${formatSuiteTable(r)}\n\n`);
+    for (const mode of runs)
+      for (const fusion of fusions) {
+        const report: RelevanceReport = {
+          created_at: new Date().toISOString(),
+          engine: engineKind,
+          retrieval: mode,
+          fusion,
+          embeddings: { model: embedder && info.vectors ? (meta?.embedding.model ?? embedder.model) : null, vectors: info.vectors && embedder !== null },
+          index: useConfigured ? 'configured' : 'sample',
+          parts,
+          suites: [],
+        };
+        process.stdout.write(
+          `\n== ${engineKind}, retrieval ${mode ?? 'per fixture (default hybrid)'}, fusion ${fusion}, embeddings ${report.embeddings.vectors ? report.embeddings.model : 'off'}\n`,
+        );
+        for (const s of suites) {
+          const r = await runSuite(
+            s.queries,
+            { engine, embedder, vectors: info.vectors, retrieval: mode ?? undefined, fusion },
+            path.relative(process.cwd(), s.file),
+          );
+          report.suites.push(r);
+          process.stdout.write(`${formatSuiteTable(r)}\n\n`);
+        }
+        const suffix = [...(runs.length > 1 ? [mode ?? 'default'] : []), ...(fusions.length > 1 ? [fusion] : [])].join('.');
+        const file = outFor(out, suffix, suffix !== '');
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+        process.stderr.write(`relevance: report written to ${file}\n`);
       }
-      const suffix = [...(runs.length > 1 ? [mode ?? 'default'] : []), ...(fusions.length > 1 ? [fusion] : [])].join('.');
-      const file = outFor(out, suffix, suffix !== '');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-      process.stderr.write(`relevance: report written to ${file}\n`);
-    }
     return 0;
   } finally {
     await drop();

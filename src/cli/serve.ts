@@ -47,7 +47,10 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     search: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
     embeddings: s.embedderMessage,
   });
-  if (!s.embedder || !info.vectors) s.log.warn(`search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`);
+  if (!s.embedder || !info.vectors)
+    s.log.warn(
+      `search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`,
+    );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -33,10 +33,19 @@ export async function tieredMpnSearch(lookup: (req: MpnLookupRequest) => Promise
     lookup({ key, mode: 'exact', limit, aliases: true, filters }),
     lookup({ key, mode: 'prefix', limit: limit * 5, aliases: true, filters }),
   ]);
-  add(exact.filter((h) => !h.alias), 'exact');
-  add(exact.filter((h) => h.alias), 'variant');
+  add(
+    exact.filter((h) => !h.alias),
+    'exact',
+  );
+  add(
+    exact.filter((h) => h.alias),
+    'variant',
+  );
   const longer = prefix.filter((h) => h.matched !== key);
-  add(longer.filter((h) => h.matched.length - key.length <= VARIANT_SUFFIX_MAX), 'variant');
+  add(
+    longer.filter((h) => h.matched.length - key.length <= VARIANT_SUFFIX_MAX),
+    'variant',
+  );
   add(longer, 'prefix');
   if (out.size < limit && key.length >= INFIX_MIN_KEY) add(await lookup({ key, mode: 'infix', limit, filters }), 'infix');
   if (out.size === 0 && key.length >= FUZZY_MIN_KEY) add(await lookup({ key, mode: 'fuzzy', limit, filters }), 'fuzzy');

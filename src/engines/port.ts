@@ -20,9 +20,7 @@ export interface NumericRange {
 }
 
 /** A spec condition. `name`: one spec display name, or several (any of them: the same quantity under the names catalogues use). */
-export type SpecFilter =
-  | { name: string | readonly string[]; values: string[] }
-  | { name: string | readonly string[]; range: NumericRange };
+export type SpecFilter = { name: string | readonly string[]; values: string[] } | { name: string | readonly string[]; range: NumericRange };
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {

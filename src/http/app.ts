@@ -21,7 +21,18 @@ import type { AppServices } from './services.ts';
 
 /** Every declared route of the API, in documentation order. */
 export function apiRoutes(s: AppServices): RouteSpec[] {
-  return [...healthRoutes(s), ...usageRoutes(s), ...categoryRoutes(s), ...manufacturerRoutes(s), ...listRoutes(s), ...partsSearchRoutes(s), ...agenticRoutes(s), ...parametricRoutes(s), ...matchRoutes(s), ...partDetailRoutes(s)];
+  return [
+    ...healthRoutes(s),
+    ...usageRoutes(s),
+    ...categoryRoutes(s),
+    ...manufacturerRoutes(s),
+    ...listRoutes(s),
+    ...partsSearchRoutes(s),
+    ...agenticRoutes(s),
+    ...parametricRoutes(s),
+    ...matchRoutes(s),
+    ...partDetailRoutes(s),
+  ];
 }
 
 export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = {}): Koa & { router: Router } {

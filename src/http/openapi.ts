@@ -10,7 +10,7 @@ import type { JsonSchema } from './validation.ts';
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing (missing_api_key), malformed, unknown or revoked (invalid_api_key) API key.',
   402: 'No credit left (insufficient_credit) or monthly usage quota exhausted (usage_limit_exceeded).',
-  403: 'The key lacks the route\'s capability (insufficient_scope), or a paid operation without a subscription (subscription_required).',
+  403: "The key lacks the route's capability (insufficient_scope), or a paid operation without a subscription (subscription_required).",
   404: 'Unknown resource (not_found).',
   422: 'Validation error: `detail` names each bad field by `loc`.',
   429: 'Per-minute throttle or monthly request cap (rate_limit_exceeded); see Retry-After.',
@@ -41,7 +41,10 @@ function parameters(r: RouteSpec): unknown[] {
     for (const [name, s] of Object.entries(props)) {
       const p: Record<string, unknown> = { name, in: where, required: where === 'path' || required.has(name), schema: s };
       if (s.description) p.description = s.description;
-      if (s.type === 'array') (p.style = 'form'), (p.explode = true);
+      if (s.type === 'array') {
+        p.style = 'form';
+        p.explode = true;
+      }
       out.push(p);
     }
   };
@@ -88,7 +91,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
     info: {
       title: 'partsearch',
       version: SERVICE_VERSION,
-      description: 'Electronic-components catalogue: MPN, natural-language and parametric search, taxonomy lookups, AI jobs. Errors: 422 uses the validation form, every other error the envelope form.',
+      description:
+        'Electronic-components catalogue: MPN, natural-language and parametric search, taxonomy lookups, AI jobs. Errors: 422 uses the validation form, every other error the envelope form.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ bearerAuth: [] }],

@@ -19,7 +19,7 @@ export type JsonSchema = Record<string, unknown>;
 export type RequestPart = 'query' | 'path' | 'body';
 
 const MESSAGES: Record<string, (e: ErrorObject) => string> = {
-  required: (e) => 'Field required',
+  required: () => 'Field required',
   type: (e) => `Input should be of type ${[e.params.type].flat().join(' or ')}`,
   minimum: (e) => `Input should be greater than or equal to ${e.params.limit}`,
   maximum: (e) => `Input should be less than or equal to ${e.params.limit}`,

@@ -115,7 +115,8 @@ export function formatComparison(cmp: readonly SuiteComparison[], opts: { labelA
     } else lines.push('  no per-query nDCG@10 changes');
     lines.push(`  wins ${c.wins}, losses ${c.losses}, ties ${c.ties}`);
     lines.push(`  ${'metric'.padEnd(8)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}   delta`);
-    for (const k of METRIC_NAMES) lines.push(`  ${METRIC_LABELS[k].padEnd(8)}  ${f(c.meanA[k]).padStart(6)}  ${f(c.meanB[k]).padStart(6)}  ${signed(c.meanDelta[k]).padStart(6)}`);
+    for (const k of METRIC_NAMES)
+      lines.push(`  ${METRIC_LABELS[k].padEnd(8)}  ${f(c.meanA[k]).padStart(6)}  ${f(c.meanB[k]).padStart(6)}  ${signed(c.meanDelta[k]).padStart(6)}`);
     if (c.constraintsA && c.constraintsB) {
       const cs = (x: NonNullable<SuiteComparison['constraintsA']>) => `${x.satisfied}/${x.queries}${x.share === null ? '' : ` = ${f(x.share)}`}`;
       lines.push(`  top 5 satisfy every parsed constraint: A ${cs(c.constraintsA)}, B ${cs(c.constraintsB)}`);

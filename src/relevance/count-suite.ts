@@ -20,17 +20,37 @@
 import type { Grade, RelevanceQuery } from './format.ts';
 import { activeByCategory, MIN_CATEGORY_PARTS, sameKindParts, type ParamPart } from './param-suite.ts';
 
-export const COUNT_SPEC_NAMES: ReadonlySet<string> = new Set(['number of channels', 'number of circuits', 'circuits', 'number', 'number of elements', 'number of drivers']);
+export const COUNT_SPEC_NAMES: ReadonlySet<string> = new Set([
+  'number of channels',
+  'number of circuits',
+  'circuits',
+  'number',
+  'number of elements',
+  'number of drivers',
+]);
 const WORD_COUNTS: ReadonlyMap<string, number> = new Map([
-  ['single', 1], ['one', 1], ['dual', 2], ['two', 2], ['double', 2], ['triple', 3], ['three', 3], ['quad', 4], ['four', 4], ['octal', 8], ['eight', 8],
+  ['single', 1],
+  ['one', 1],
+  ['dual', 2],
+  ['two', 2],
+  ['double', 2],
+  ['triple', 3],
+  ['three', 3],
+  ['quad', 4],
+  ['four', 4],
+  ['octal', 8],
+  ['eight', 8],
 ]);
 /** The counts asked for, and the word a query uses for each. */
-const COUNT_WORDS: ReadonlyMap<number, string> = new Map([[2, 'dual'], [4, 'quad']]);
+const COUNT_WORDS: ReadonlyMap<number, string> = new Map([
+  [2, 'dual'],
+  [4, 'quad'],
+]);
 const MIN_COUNT_PARTS = 5;
 const MIN_COUNTED_SHARE = 1 / 3;
 
 export const COUNT_RULE =
-  'Judged over active parts of the query\'s leaf category (and same-named leaf categories under other roots): grade 3 = the asked count (the first spec named Number of channels / Number of circuits / Circuits / Number / Number of elements / Number of drivers, read from its leading integer or count word); grade 1 = the category only.';
+  "Judged over active parts of the query's leaf category (and same-named leaf categories under other roots): grade 3 = the asked count (the first spec named Number of channels / Number of circuits / Circuits / Number / Number of elements / Number of drivers, read from its leading integer or count word); grade 1 = the category only.";
 
 /** A part's count by the rule above, or null. */
 export function partCount(p: Pick<ParamPart, 'specs'>): number | null {

@@ -55,7 +55,8 @@ export function validateQuery(x: unknown, where: string): RelevanceQuery {
     if (p.part_status !== undefined && !(Array.isArray(p.part_status) && p.part_status.every((s) => (PART_STATUSES as readonly unknown[]).includes(s)))) {
       fail(`"params.part_status" must be a list of ${PART_STATUSES.join(', ')}`);
     }
-    if (p.retrieval !== undefined && !(RETRIEVALS as readonly unknown[]).includes(p.retrieval)) fail(`"params.retrieval" must be one of ${RETRIEVALS.join(', ')}`);
+    if (p.retrieval !== undefined && !(RETRIEVALS as readonly unknown[]).includes(p.retrieval))
+      fail(`"params.retrieval" must be one of ${RETRIEVALS.join(', ')}`);
     if (o.endpoint === 'mpn' && Object.keys(p).length) fail('the mpn endpoint takes no params');
   }
   if (typeof o.judgments !== 'object' || o.judgments === null || Array.isArray(o.judgments)) fail('"judgments" must be an object');
@@ -98,7 +99,16 @@ export function formatSuite(queries: readonly RelevanceQuery[]): string {
   return queries
     .map((q) => {
       const judgments = Object.fromEntries(Object.entries(q.judgments).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-      const line: Record<string, unknown> = { id: q.id, suite: q.suite, kind: q.kind, query: q.query, endpoint: q.endpoint, params: q.params, rule: q.rule, judgments };
+      const line: Record<string, unknown> = {
+        id: q.id,
+        suite: q.suite,
+        kind: q.kind,
+        query: q.query,
+        endpoint: q.endpoint,
+        params: q.params,
+        rule: q.rule,
+        judgments,
+      };
       return JSON.stringify(line);
     })
     .map((l) => `${l}\n`)

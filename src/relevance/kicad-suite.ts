@@ -36,11 +36,15 @@ export interface KicadPart extends ParamPart {
 }
 
 export const KICAD_RULE =
-  'Judged over active parts: grade 3 = a part the KiCad symbol matched exactly by name (lcsc_matches) that shares a word of 4+ letters with the symbol description; grade 1 = another part of such a part\'s leaf category (or same-named leaf categories under other roots); everything else 0.';
+  "Judged over active parts: grade 3 = a part the KiCad symbol matched exactly by name (lcsc_matches) that shares a word of 4+ letters with the symbol description; grade 1 = another part of such a part's leaf category (or same-named leaf categories under other roots); everything else 0.";
 
 const words = (text: string): Set<string> => new Set((text.toLowerCase().match(/[a-z]{4,}/g) ?? []).map((w) => w.replace(/s$/, '')));
 
-export function buildKicadSuite(symbols: readonly KicadSymbol[], parts: readonly KicadPart[], opts: { suite: string; queries: number; seed: number }): RelevanceQuery[] {
+export function buildKicadSuite(
+  symbols: readonly KicadSymbol[],
+  parts: readonly KicadPart[],
+  opts: { suite: string; queries: number; seed: number },
+): RelevanceQuery[] {
   const bySource = new Map<string, KicadPart>();
   for (const p of parts) if (p.active && p.sourceId) bySource.set(p.sourceId, p);
   const sameKind = sameKindParts(activeByCategory(parts));

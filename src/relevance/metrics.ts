@@ -37,10 +37,17 @@ export function dcgAt(grades: readonly number[], k: number): number {
 }
 
 export function ndcgAt(ranked: readonly string[], judgments: Judgments, k = 10): number {
-  const ideal = Object.values(judgments).filter((g) => g > 0).sort((a, b) => b - a);
+  const ideal = Object.values(judgments)
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a);
   const idcg = dcgAt(ideal, k);
   if (idcg === 0) return 0;
-  return dcgAt(dedupe(ranked).map((s) => grade(judgments, s)), k) / idcg;
+  return (
+    dcgAt(
+      dedupe(ranked).map((s) => grade(judgments, s)),
+      k,
+    ) / idcg
+  );
 }
 
 export function reciprocalRank(ranked: readonly string[], judgments: Judgments): number {
@@ -49,13 +56,19 @@ export function reciprocalRank(ranked: readonly string[], judgments: Judgments):
 }
 
 export function precisionAt(ranked: readonly string[], judgments: Judgments, k: number): number {
-  return dedupe(ranked).slice(0, k).filter((s) => grade(judgments, s) >= 1).length / k;
+  return (
+    dedupe(ranked)
+      .slice(0, k)
+      .filter((s) => grade(judgments, s) >= 1).length / k
+  );
 }
 
 export function recallAt(ranked: readonly string[], judgments: Judgments, k: number, opts: { capped?: boolean } = {}): number {
   const relevant = Object.values(judgments).filter((g) => g >= 1).length;
   if (relevant === 0) return 0;
-  const found = dedupe(ranked).slice(0, k).filter((s) => grade(judgments, s) >= 1).length;
+  const found = dedupe(ranked)
+    .slice(0, k)
+    .filter((s) => grade(judgments, s) >= 1).length;
   return found / (opts.capped === false ? relevant : Math.min(k, relevant));
 }
 

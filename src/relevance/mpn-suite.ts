@@ -30,12 +30,13 @@ export const MPN_RULES: Record<MpnKind, string> = {
   exact:
     'query = the MPN as stored. grade 3: every part whose MPN key (normaliseMpn) or alternate-MPN key equals the query key (the target and the same MPN from other manufacturers); grade 1: parts whose MPN key extends the query key by 1-4 characters (packaging/ordering variants).',
   lower: 'query = the MPN in lower case. Judged as exact: grade 3 same key (any manufacturer, or alias), grade 1 keys extending it by 1-4 characters.',
-  punct: 'query = the MPN with punctuation and spaces removed. Judged as exact: grade 3 same key (any manufacturer, or alias), grade 1 keys extending it by 1-4 characters.',
+  punct:
+    'query = the MPN with punctuation and spaces removed. Judged as exact: grade 3 same key (any manufacturer, or alias), grade 1 keys extending it by 1-4 characters.',
   variant:
     'query = the MPN without its last 1-2 letters/digits. grade 3: parts whose key equals the query key; grade 2: the target part (the full MPN) and any other part with the same key as the target; grade 1: every other part whose key starts with the query key.',
   prefix:
     'query = the first characters of the MPN key (3-5 short of the whole key, at least 4). grade 3: parts whose key equals the query key; grade 2: keys extending the query key by 1-4 characters; grade 1: keys extending it by more.',
-  typo: 'query = the MPN with one typo inside (substitution, adjacent transposition, deletion or doubled character; not in the first two or the last character), chosen so it is no part\'s key and the target key is the only catalogue key one edit away from it. grade 3: parts whose key (or alias key) equals the target key (all manufacturers).',
+  typo: "query = the MPN with one typo inside (substitution, adjacent transposition, deletion or doubled character; not in the first two or the last character), chosen so it is no part's key and the target key is the only catalogue key one edit away from it. grade 3: parts whose key (or alias key) equals the target key (all manufacturers).",
 };
 
 export class MpnCatalogue {
@@ -64,7 +65,8 @@ export class MpnCatalogue {
       else hi = mid;
     }
     const out: { key: string; part: MpnPart }[] = [];
-    for (let i = lo; i < this.keys.length && this.keys[i]!.startsWith(prefix); i++) for (const part of this.byKey.get(this.keys[i]!)!) out.push({ key: this.keys[i]!, part });
+    for (let i = lo; i < this.keys.length && this.keys[i]!.startsWith(prefix); i++)
+      for (const part of this.byKey.get(this.keys[i]!)!) out.push({ key: this.keys[i]!, part });
     return out;
   }
 }

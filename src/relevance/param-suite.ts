@@ -37,13 +37,18 @@ const MAX_PACKAGE_LENGTH = 12;
 const PACKAGE = /^[A-Za-z0-9][A-Za-z0-9.()+-]*$/;
 
 export const PARAM_RULE =
-  'Judged over active parts of the query\'s leaf category (and same-named leaf categories under other roots), from the records\' numbers: grade 3 = every constraint (each spec with the same number and unit within 1e-6 relative; the package, upper-case without spaces); grade 2 = all but one; grade 1 = the category only.';
+  "Judged over active parts of the query's leaf category (and same-named leaf categories under other roots), from the records' numbers: grade 3 = every constraint (each spec with the same number and unit within 1e-6 relative; the package, upper-case without spaces); grade 2 = all but one; grade 1 = the category only.";
 
 /** Category names compared case-insensitively, punctuation and spacing aside. */
-const nameKeyOf = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const nameKeyOf = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 /** Leaf names that say nothing of the parts ("Others" under every root): never merged across roots. */
 const GENERIC_NAMES: ReadonlySet<string> = new Set(['other', 'others', 'accessories', 'accessory', 'misc', 'miscellaneous', 'kits', 'kit', 'parts', 'general']);
-const samePackage = (a: string | null, b: string | null) => a !== null && b !== null && a.toUpperCase().replace(/\s+/g, '') === b.toUpperCase().replace(/\s+/g, '');
+const samePackage = (a: string | null, b: string | null) =>
+  a !== null && b !== null && a.toUpperCase().replace(/\s+/g, '') === b.toUpperCase().replace(/\s+/g, '');
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 const numeric = (s: ParamPart['specs'][number]) => s.num !== null && Number.isFinite(s.num) && s.unit !== null && s.unit !== '';
 
@@ -101,7 +106,10 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
     for (const c of categories) {
       if (out.length >= opts.queries) break;
       const target = c.eligible[rng.int(0, c.eligible.length - 1)]!;
-      const chosen = c.specNames.map((n) => target.specs.find((s) => s.name === n && numeric(s))).filter((s) => s !== undefined).slice(0, 2);
+      const chosen = c.specNames
+        .map((n) => target.specs.find((s) => s.name === n && numeric(s)))
+        .filter((s) => s !== undefined)
+        .slice(0, 2);
       const pkg = out.length % 2 === 1 && target.package && target.package.length <= MAX_PACKAGE_LENGTH && PACKAGE.test(target.package) ? target.package : null;
       const query = [...chosen.map((s) => s.value), ...(pkg ? [pkg] : []), c.name.toLowerCase()].join(' ');
       if (used.has(query)) continue;
@@ -109,7 +117,9 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
       const constraints = chosen.length + (pkg ? 1 : 0);
       const judgments: Record<string, Grade> = {};
       for (const p of sameKind(c.slug, c.name)) {
-        let met = chosen.filter((want) => p.specs.some((s) => s.name === want.name && numeric(s) && s.unit === want.unit && sameNumber(s.num!, want.num!))).length;
+        let met = chosen.filter((want) =>
+          p.specs.some((s) => s.name === want.name && numeric(s) && s.unit === want.unit && sameNumber(s.num!, want.num!)),
+        ).length;
         if (pkg && samePackage(p.package, pkg)) met++;
         const grade: Grade = met === constraints ? 3 : met === constraints - 1 ? 2 : 1;
         judgments[p.slug] = Math.max(judgments[p.slug] ?? 0, grade) as Grade;

@@ -31,7 +31,10 @@ export interface RealSuites {
   parts: number;
 }
 
-export async function buildRealSuites(files: { parts: string; manufacturers: string | null; categories: string | null; kicad?: string | null }, seed = 42): Promise<RealSuites> {
+export async function buildRealSuites(
+  files: { parts: string; manufacturers: string | null; categories: string | null; kicad?: string | null },
+  seed = 42,
+): Promise<RealSuites> {
   const normaliser = new PartNormaliser(
     ManufacturerRegistry.from(files.manufacturers ? readManufacturersFile(files.manufacturers) : []),
     files.categories ? CategoryTree.fromFile(readCategoriesFile(files.categories)) : CategoryTree.fromData([]),

@@ -237,7 +237,14 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
   return finish(q, slugs, retrieval, fusion, constraints, performance.now() - t0);
 }
 
-function finish(q: RelevanceQuery, slugs: string[], retrieval: Retrieval | null, fusion: Fusion | null, constraints: QueryConstraints | null, ms: number): QueryResult {
+function finish(
+  q: RelevanceQuery,
+  slugs: string[],
+  retrieval: Retrieval | null,
+  fusion: Fusion | null,
+  constraints: QueryConstraints | null,
+  ms: number,
+): QueryResult {
   return {
     id: q.id,
     kind: q.kind ?? null,
@@ -263,7 +270,18 @@ export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunConte
   const satisfying = await countSatisfying(ctx.engine, queries, categories);
   const results: QueryResult[] = [];
   for (const q of queries) {
-    results.push(await runQuery(q, { engine: ctx.engine, embedder: ctx.embedder, vectors, categories, specNames, retrieval: ctx.retrieval, fusion: ctx.fusion, satisfying }));
+    results.push(
+      await runQuery(q, {
+        engine: ctx.engine,
+        embedder: ctx.embedder,
+        vectors,
+        categories,
+        specNames,
+        retrieval: ctx.retrieval,
+        fusion: ctx.fusion,
+        satisfying,
+      }),
+    );
   }
   const kinds = [...new Set(results.map((r) => r.kind ?? 'all'))];
   const byKind = Object.fromEntries(

@@ -15,10 +15,17 @@ import { assignLibrariesAndLists, type SampleList } from './lists.ts';
 import { Rng } from './rng.ts';
 import { CATEGORY_TREE, MANUFACTURERS, categoryPaths } from './tables.ts';
 
+/** A category of the dump's categories file, with its children. */
+export interface SampleCategory {
+  name: string;
+  description?: string;
+  children?: SampleCategory[];
+}
+
 export interface SampleCatalogue {
   parts: object[]; // dump-format part records
   manufacturers: { name: string; aliases: string[]; logo?: string }[];
-  categories: { name: string; description?: string; children?: any[] }[];
+  categories: SampleCategory[];
   lists: {
     name: string;
     kind: 'curated' | 'user';
@@ -89,7 +96,10 @@ function select(pool: readonly Candidate[], quota: number, rng: Rng): Candidate[
   const pinned = pool.map((_, i) => i).filter((i) => pool[i]!.pinned);
   const chosen = new Set(pinned.slice(0, quota));
   const rest = pool.map((_, i) => i).filter((i) => !chosen.has(i));
-  const picked = rng.sampleIndexes(rest.map((i) => pool[i]!.weight ?? 1), quota - chosen.size);
+  const picked = rng.sampleIndexes(
+    rest.map((i) => pool[i]!.weight ?? 1),
+    quota - chosen.size,
+  );
   for (const j of picked) chosen.add(rest[j]!);
   return [...chosen].sort((a, b) => a - b).map((i) => pool[i]!);
 }
@@ -101,7 +111,11 @@ export function generateSampleCatalogue(opts: SampleOptions = {}): SampleCatalog
   const known = categoryPaths();
 
   const pools = FAMILIES.map(candidatesOf);
-  const quotas = allocate(FAMILIES, pools.map((p) => p.length), total);
+  const quotas = allocate(
+    FAMILIES,
+    pools.map((p) => p.length),
+    total,
+  );
 
   const parts: SamplePart[] = [];
   const identities = new Set<string>();

@@ -30,19 +30,14 @@ function orderable(p: SamplePart): boolean {
  * `weights` give each part's sampling weight for the Basic and Preferred libraries; only active parts
  * in stock somewhere are eligible.
  */
-export function assignLibrariesAndLists(
-  parts: SamplePart[],
-  weights: { basic: readonly number[]; preferred: readonly number[] },
-  rng: Rng,
-): SampleList[] {
+export function assignLibrariesAndLists(parts: SamplePart[], weights: { basic: readonly number[]; preferred: readonly number[] }, rng: Rng): SampleList[] {
   const total = parts.length;
   const nBasic = Math.min(LIST_SIZES.basic, Math.round(total * 0.04));
   const nPreferred = Math.min(LIST_SIZES.preferred, Math.round(total * 0.06));
   const nUser = Math.min(LIST_SIZES.user, Math.round(total * 0.012));
 
   const eligible = parts.map((_, i) => i).filter((i) => orderable(parts[i]!));
-  const pickFrom = (pool: number[], k: number, w: (i: number) => number) =>
-    rng.sampleIndexes(pool.map(w), k).map((j) => pool[j]!);
+  const pickFrom = (pool: number[], k: number, w: (i: number) => number) => rng.sampleIndexes(pool.map(w), k).map((j) => pool[j]!);
 
   const basic = pickFrom(eligible, nBasic, (i) => weights.basic[i]!);
   const basicSet = new Set(basic);

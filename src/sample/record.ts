@@ -59,13 +59,7 @@ export function priceBreaks(p1: number, p1000: number): [number, number][] {
   return BREAK_QTY.map((qty, i) => [qty, sig4(p1 * (p1000 / p1) ** (i / 3))]);
 }
 
-function offer(
-  distributor: 'LCSC' | 'DigiKey' | 'Mouser',
-  c: Candidate,
-  mfr: ManufacturerInfo,
-  index: number,
-  rng: Rng,
-): Offer {
+function offer(distributor: 'LCSC' | 'DigiKey' | 'Mouser', c: Candidate, mfr: ManufacturerInfo, index: number, rng: Rng): Offer {
   const unit = c.price * rng.float(0.9, 1.12);
   const reel = c.packaging === 'Tape & Reel (TR)';
   const compactMpn = c.mpn.replace(/\s+/g, '');
@@ -100,7 +94,14 @@ function offers(c: Candidate, mfr: ManufacturerInfo, index: number, rng: Rng): O
   const available: ('LCSC' | 'DigiKey' | 'Mouser')[] = ['LCSC'];
   if (mfr.digikey) available.push('DigiKey');
   if (mfr.mouser) available.push('Mouser');
-  const count = Math.min(available.length, rng.weighted([[1, 0.4], [2, 0.35], [3, 0.25]] as const));
+  const count = Math.min(
+    available.length,
+    rng.weighted([
+      [1, 0.4],
+      [2, 0.35],
+      [3, 0.25],
+    ] as const),
+  );
   const chosen = new Set<string>();
   // LCSC carries most of this sample (as in the real dumps); the others are added by chance.
   const order = rng.chance(0.8) ? available : [...available].reverse();
@@ -113,7 +114,13 @@ export function buildPart(c: Candidate, category: string[], index: number, rng: 
   const displayName = mfr.aliases.length > 0 && rng.chance(0.06) ? rng.pick(mfr.aliases) : mfr.name;
   const status = c.status ?? rng.weighted(passive ? PASSIVE_STATUSES : STATUSES);
   const rohs: boolean | null =
-    status === 'obsolete' && rng.chance(0.4) ? false : rng.weighted([[true, 0.88], [null, 0.1], [false, 0.02]] as const);
+    status === 'obsolete' && rng.chance(0.4)
+      ? false
+      : rng.weighted([
+          [true, 0.88],
+          [null, 0.1],
+          [false, 0.02],
+        ] as const);
   const part: SamplePart = {
     source_id: `sample:${index + 1}`,
     mpn: c.mpn,
@@ -145,8 +152,21 @@ export function buildPart(c: Candidate, category: string[], index: number, rng: 
 }
 
 const FIELD_ORDER: readonly (keyof SamplePart)[] = [
-  'source_id', 'mpn', 'manufacturer', 'description', 'long_description', 'status', 'category', 'series',
-  'package', 'specs', 'images', 'documents', 'offers', 'aliases', 'attributes',
+  'source_id',
+  'mpn',
+  'manufacturer',
+  'description',
+  'long_description',
+  'status',
+  'category',
+  'series',
+  'package',
+  'specs',
+  'images',
+  'documents',
+  'offers',
+  'aliases',
+  'attributes',
 ];
 
 function reorder(p: SamplePart): SamplePart {

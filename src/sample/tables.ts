@@ -1,14 +1,14 @@
 /** Manufacturers and the category tree of the sample catalogue. */
 import type { CategoryNode, ManufacturerInfo } from './model.ts';
 
-const m = (
-  name: string,
-  aliases: string[],
-  slug: string,
-  mouser: string,
-  digikey: string,
-  logo = true,
-): ManufacturerInfo => ({ name, aliases, slug, mouser, digikey, logo });
+const m = (name: string, aliases: string[], slug: string, mouser: string, digikey: string, logo = true): ManufacturerInfo => ({
+  name,
+  aliases,
+  slug,
+  mouser,
+  digikey,
+  logo,
+});
 
 export const MANUFACTURERS: readonly ManufacturerInfo[] = [
   m('Texas Instruments', ['TI', 'TEXAS INSTRUMENTS'], 'ti', '595', '296'),
@@ -47,8 +47,7 @@ export function manufacturer(name: string): ManufacturerInfo {
   return found;
 }
 
-const c = (name: string, description: string, children?: CategoryNode[]): CategoryNode =>
-  children ? { name, description, children } : { name, description };
+const c = (name: string, description: string, children?: CategoryNode[]): CategoryNode => (children ? { name, description, children } : { name, description });
 
 export const CATEGORY_TREE: readonly CategoryNode[] = [
   c('Resistors', 'Fixed resistors for current limiting, biasing, pull-ups and dividers.', [
@@ -91,15 +90,11 @@ export const CATEGORY_TREE: readonly CategoryNode[] = [
     c('Schottky Diodes', 'Low forward-voltage Schottky barrier diodes and rectifiers.'),
     c('Zener Diodes', 'Voltage reference and clamp Zener diodes.'),
   ]),
-  c('Optoelectronics', 'LEDs and optical components.', [
-    c('LED Indication - Discrete', 'Single-colour indicator LEDs, SMD and through-hole.'),
-  ]),
+  c('Optoelectronics', 'LEDs and optical components.', [c('LED Indication - Discrete', 'Single-colour indicator LEDs, SMD and through-hole.')]),
   c('Embedded Processors & Controllers', 'Microcontrollers, microprocessors and wireless SoCs.', [
     c('Microcontrollers (MCU/MPU/SOC)', '8-bit and 32-bit microcontrollers and wireless SoCs.'),
   ]),
-  c('RF and Wireless', 'Radio modules and RF components.', [
-    c('WiFi/Bluetooth Modules', 'Certified Wi-Fi and Bluetooth LE modules with integrated antenna.'),
-  ]),
+  c('RF and Wireless', 'Radio modules and RF components.', [c('WiFi/Bluetooth Modules', 'Certified Wi-Fi and Bluetooth LE modules with integrated antenna.')]),
   c('Logic', 'Standard logic ICs.', [c('Gates', 'Single-gate and multi-gate logic: AND, NAND, OR, NOR, XOR, inverters.')]),
   c('Interface', 'Interface ICs.', [c('USB ICs', 'USB hubs, bridges, PHYs and USB Type-C/PD controllers.')]),
   c('Sensors', 'Sensors and transducers.', [c('Temperature Sensors', 'Digital and analog IC temperature sensors.')]),

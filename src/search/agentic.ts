@@ -187,10 +187,11 @@ export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
 export function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
   if (!filter?.length) return [...named];
   const out = new Set<string>();
-  for (const n of named) for (const f of filter) {
-    if (underCategory(n, f)) out.add(n);
-    else if (underCategory(f, n)) out.add(f);
-  }
+  for (const n of named)
+    for (const f of filter) {
+      if (underCategory(n, f)) out.add(n);
+      else if (underCategory(f, n)) out.add(f);
+    }
   return [...out];
 }
 
@@ -213,9 +214,16 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
 
   const named = namedCategories(req.categories, req.query);
-  const within = retrieval !== 'vector' ? intersectCategories(req.filters.categories, named.map((m) => m.slug)) : [];
+  const within =
+    retrieval !== 'vector'
+      ? intersectCategories(
+          req.filters.categories,
+          named.map((m) => m.slug),
+        )
+      : [];
   // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch).
-  const bm25 = (filters: EngineFilters) => engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
+  const bm25 = (filters: EngineFilters) =>
+    engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
@@ -226,7 +234,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
             const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
             return { vec, vecHead: vec };
           }
-          const [vec, vecHead] = await Promise.all([engine.knn(v!, pool, req.filters, { records: true }), engine.knn(v!, POOL_MIN, req.filters, { records: true })]);
+          const [vec, vecHead] = await Promise.all([
+            engine.knn(v!, pool, req.filters, { records: true }),
+            engine.knn(v!, POOL_MIN, req.filters, { records: true }),
+          ]);
           return { vec, vecHead };
         })
       : Promise.resolve({ vec: [], vecHead: [] });
@@ -303,12 +314,18 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const fusedHead = fuse(head(lex), head(vecHead), head(cat));
   const first = byScore(fusedHead).slice(0, POOL_MIN);
   const inFirst = new Set(first);
-  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id), ...specHits.map((h) => h.id)]) if (!inFirst.has(id)) (inFirst.add(id), first.push(id));
+  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id), ...specHits.map((h) => h.id)]) {
+    if (inFirst.has(id)) continue;
+    inFirst.add(id);
+    first.push(id);
+  }
   let fusedAll = fusedHead;
   let second: number[] = [];
   if (pool > POOL_MIN) {
     fusedAll = fuse(lex, vec, cat);
-    second = byScore(fusedAll).filter((id) => !inFirst.has(id)).slice(0, Math.max(0, POOL_MAX - first.length));
+    second = byScore(fusedAll)
+      .filter((id) => !inFirst.has(id))
+      .slice(0, Math.max(0, POOL_MAX - first.length));
   }
   const missing = [...first, ...second].filter((id) => !carriers.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });

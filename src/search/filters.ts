@@ -51,12 +51,25 @@ export const partFiltersSchema = {
             type: 'object',
             additionalProperties: false,
             minProperties: 1,
-            properties: { gte: { type: 'number' }, lte: { type: 'number' }, gt: { type: 'number' }, lt: { type: 'number' }, min: { type: 'number' }, max: { type: 'number' }, unit: { type: 'string', maxLength: 20 } },
+            properties: {
+              gte: { type: 'number' },
+              lte: { type: 'number' },
+              gt: { type: 'number' },
+              lt: { type: 'number' },
+              min: { type: 'number' },
+              max: { type: 'number' },
+              unit: { type: 'string', maxLength: 20 },
+            },
           },
         ],
       },
     },
-    list_filter: { anyOf: [{ type: 'string', pattern: '^lst_' }, { type: 'array', items: { type: 'string', pattern: '^lst_' }, minItems: 1, maxItems: 50 }] },
+    list_filter: {
+      anyOf: [
+        { type: 'string', pattern: '^lst_' },
+        { type: 'array', items: { type: 'string', pattern: '^lst_' }, minItems: 1, maxItems: 50 },
+      ],
+    },
     price: {
       type: 'object',
       additionalProperties: false,
@@ -79,7 +92,13 @@ function unitScale(unit: string): { scale: number; si: SiUnit | null } | null {
 }
 
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
-export function toEngineFilters(f: PartFiltersInput | undefined, view: CatalogView | null, specUnits: SpecUnits, loc: (string | number)[] = ['body', 'filters'], visibleListIds?: ReadonlySet<string>): EngineFilters {
+export function toEngineFilters(
+  f: PartFiltersInput | undefined,
+  view: CatalogView | null,
+  specUnits: SpecUnits,
+  loc: (string | number)[] = ['body', 'filters'],
+  visibleListIds?: ReadonlySet<string>,
+): EngineFilters {
   const detail: ValidationDetail[] = [];
   const out: EngineFilters = { status: f?.status?.length ? f.status : ['active'] };
   if (!f) return out;
@@ -94,7 +113,8 @@ export function toEngineFilters(f: PartFiltersInput | undefined, view: CatalogVi
   }
   if (f.manufacturers?.length) {
     f.manufacturers.forEach((m, i) => {
-      if (view && !view.manufacturers.get(m)) detail.push({ loc: [...loc, 'manufacturers', i], msg: `Unknown manufacturer "${m}"`, type: 'unknown_manufacturer', input: m });
+      if (view && !view.manufacturers.get(m))
+        detail.push({ loc: [...loc, 'manufacturers', i], msg: `Unknown manufacturer "${m}"`, type: 'unknown_manufacturer', input: m });
     });
     out.manufacturers = f.manufacturers;
   }
@@ -102,7 +122,12 @@ export function toEngineFilters(f: PartFiltersInput | undefined, view: CatalogVi
     const ids = Array.isArray(f.list_filter) ? f.list_filter : [f.list_filter];
     ids.forEach((id, i) => {
       if (visibleListIds && !visibleListIds.has(id)) {
-        detail.push({ loc: [...loc, 'list_filter', ...(Array.isArray(f.list_filter) ? [i] : [])], msg: `Unknown list "${id}" (GET /v1/lists shows the lists you can use)`, type: 'unknown_list', input: id });
+        detail.push({
+          loc: [...loc, 'list_filter', ...(Array.isArray(f.list_filter) ? [i] : [])],
+          msg: `Unknown list "${id}" (GET /v1/lists shows the lists you can use)`,
+          type: 'unknown_list',
+          input: id,
+        });
       }
     });
     out.lists = ids;
@@ -127,7 +152,13 @@ export function toEngineFilters(f: PartFiltersInput | undefined, view: CatalogVi
         continue;
       }
       if (stored !== null && u.si !== stored) {
-        detail.push({ loc: [...at, 'unit'], msg: `Unit "${cond.unit}" does not measure "${name}" (stored in ${stored})`, type: 'unit_mismatch', input: cond.unit, ctx: { expected: stored } });
+        detail.push({
+          loc: [...at, 'unit'],
+          msg: `Unit "${cond.unit}" does not measure "${name}" (stored in ${stored})`,
+          type: 'unit_mismatch',
+          input: cond.unit,
+          ctx: { expected: stored },
+        });
         continue;
       }
       scale = u.scale;

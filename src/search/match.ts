@@ -59,10 +59,13 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
     if (wantedSlug && part.manufacturer.slug !== wantedSlug) confidence = Math.round(confidence * 0.7);
     scored.push({ part, confidence: Math.max(1, Math.min(100, confidence)), exact: c.tier === 'exact' });
   }
-  scored.sort((a, b) => b.confidence - a.confidence || (a.part.status === 'active' ? -1 : 0) - (b.part.status === 'active' ? -1 : 0) || b.part.stock - a.part.stock);
+  scored.sort(
+    (a, b) => b.confidence - a.confidence || (a.part.status === 'active' ? -1 : 0) - (b.part.status === 'active' ? -1 : 0) || b.part.stock - a.part.stock,
+  );
   const results = scored.slice(0, limit);
   const top = results[0];
   const exactMakers = new Set(results.filter((r) => r.exact && r.confidence === 100).map((r) => r.part.manufacturer.slug));
-  const ambiguous = exactMakers.size > 1 || (top !== undefined && results[1] !== undefined && results[1].confidence === top.confidence && top.confidence < 100 ? true : false);
+  const ambiguous =
+    exactMakers.size > 1 || (top !== undefined && results[1] !== undefined && results[1].confidence === top.confidence && top.confidence < 100 ? true : false);
   return { query: line.query, ambiguous, results };
 }

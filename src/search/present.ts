@@ -53,7 +53,22 @@ const slugName = { type: 'object', required: ['slug', 'name'], properties: { slu
 /** JSON Schema of PartSearchResult (OpenAPI). */
 export const partSearchResultSchema = {
   type: 'object',
-  required: ['id', 'mpn', 'slug', 'description', 'long_description', 'part_status', 'canonical_id', 'manufacturer', 'series', 'categories', 'specs', 'images', 'documents', 'offers'],
+  required: [
+    'id',
+    'mpn',
+    'slug',
+    'description',
+    'long_description',
+    'part_status',
+    'canonical_id',
+    'manufacturer',
+    'series',
+    'categories',
+    'specs',
+    'images',
+    'documents',
+    'offers',
+  ],
   properties: {
     id: { type: 'integer' },
     mpn: { type: 'string' },
@@ -62,12 +77,32 @@ export const partSearchResultSchema = {
     long_description: { type: ['string', 'null'] },
     part_status: { type: ['string', 'null'], enum: ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown', null] },
     canonical_id: { type: ['integer', 'null'] },
-    manufacturer: nullable({ type: 'object', properties: { id: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] }, slug: { type: ['string', 'null'] } } }),
+    manufacturer: nullable({
+      type: 'object',
+      properties: { id: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] }, slug: { type: ['string', 'null'] } },
+    }),
     series: nullable({ type: 'object', properties: { name: { type: 'string' } } }),
-    categories: nullable({ type: 'array', items: { type: 'object', required: ['slug', 'name', 'path'], properties: { slug: { type: 'string' }, name: { type: 'string' }, path: { type: 'array', items: slugName } } } }),
-    specs: nullable({ type: 'array', items: { type: 'object', required: ['spec_name', 'spec_value', 'spec_type'], properties: { spec_name: { type: 'string' }, spec_value: { type: 'string' }, spec_type: { enum: ['number', 'range', 'text'] } } } }),
+    categories: nullable({
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['slug', 'name', 'path'],
+        properties: { slug: { type: 'string' }, name: { type: 'string' }, path: { type: 'array', items: slugName } },
+      },
+    }),
+    specs: nullable({
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['spec_name', 'spec_value', 'spec_type'],
+        properties: { spec_name: { type: 'string' }, spec_value: { type: 'string' }, spec_type: { enum: ['number', 'range', 'text'] } },
+      },
+    }),
     images: nullable({ type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, caption: { type: ['string', 'null'] } } } }),
-    documents: nullable({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, url: { type: 'string' } } } }),
+    documents: nullable({
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, url: { type: 'string' } } },
+    }),
     offers: nullable({
       type: 'array',
       items: {

@@ -29,23 +29,44 @@ export interface Range {
 }
 
 const PREFIX_LETTERS: ReadonlyMap<string, string> = new Map([
-  ['p', 'p'], ['n', 'n'], ['u', 'u'], ['µ', 'u'], ['μ', 'u'], ['m', 'm'], ['k', 'k'], ['K', 'k'], ['M', 'M'], ['G', 'G'], ['T', 'T'],
+  ['p', 'p'],
+  ['n', 'n'],
+  ['u', 'u'],
+  ['µ', 'u'],
+  ['μ', 'u'],
+  ['m', 'm'],
+  ['k', 'k'],
+  ['K', 'k'],
+  ['M', 'M'],
+  ['G', 'G'],
+  ['T', 'T'],
 ]);
 const PREFIX_FACTOR: ReadonlyMap<string, number> = new Map([
-  ['p', 1e-12], ['n', 1e-9], ['u', 1e-6], ['m', 1e-3], ['k', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12],
+  ['p', 1e-12],
+  ['n', 1e-9],
+  ['u', 1e-6],
+  ['m', 1e-3],
+  ['k', 1e3],
+  ['M', 1e6],
+  ['G', 1e9],
+  ['T', 1e12],
 ]);
 
 // 1 tol | 2 sign | 3,4 R notation | 5,6,7 infix | 8,9 fraction | 10,11 decimal | 12 dot-decimal | 13 rest
 const NUM_RE =
   /^(±|\+\/-|\+-)?([+\-−–])?(?:(\d{0,3})[Rr](\d{1,3})|(\d{1,4})([pnuµμmkKMG])(\d{1,3})|(\d{1,6})\/([1-9]\d{0,3})|(\d{1,3}(?:,\d{3})+|\d+)(\.\d*)?|\.(\d+))(.*)$/u;
-const V_INFIX_RE = /^([+-]?)(\d{1,3})[Vv](\d{1,3})$/;           // 3V3, 1V8, 12V0
-const DECIMAL_COMMA_RE = /^([±+\-]?\d+),(\d{1,2})(?!\d)/;      // 0,1uF
+const V_INFIX_RE = /^([+-]?)(\d{1,3})[Vv](\d{1,3})$/; // 3V3, 1V8, 12V0
+const DECIMAL_COMMA_RE = /^([±+-]?\d+),(\d{1,2})(?!\d)/; // 0,1uF
 const TEMP_SUFFIX_RE = /^(?:[°º˚]?[Cc]|℃|degc|deg|degrees?)$/i;
 const FAHRENHEIT_RE = /^(?:[°º˚][Ff]|℉)$/;
 const PPM_RE = /^ppm(?:\/(?:[°º˚]?c|℃|k))?$/i;
 const ALL_CAPS_RE = /^[A-ZΩ]{2,5}$/u;
 
-interface Suffix { unit: SiUnit | null; prefix: string | null; fahrenheit: boolean }
+interface Suffix {
+  unit: SiUnit | null;
+  prefix: string | null;
+  fahrenheit: boolean;
+}
 
 /** A unit word without prefix; a bare "m" is milli (handled by the caller), never metre. */
 function unitWord(w: string): SiUnit | null {
@@ -89,9 +110,22 @@ function allCapsSuffix(first: string, tail: string): Suffix | null {
   if (first === 'M' && (tail === 'FD' || tail === 'F')) return { unit: 'F', prefix: 'u', fahrenheit: false };
   const u = unitWord(tail) ?? (tail === 'H' ? 'H' : null);
   if (u === null || u === '℃' || u === '%' || u === 'ppm') return null;
-  const pc = first === 'U' || first === 'µ' || first === 'μ' ? 'u' : first === 'N' ? 'n' : first === 'P' ? 'p'
-    : first === 'K' ? 'k' : first === 'G' ? 'G'
-      : first === 'M' ? (u === 'Hz' || u === 'Ω' || u === 'B' || u === 'bit' ? 'M' : 'm') : null;
+  const pc =
+    first === 'U' || first === 'µ' || first === 'μ'
+      ? 'u'
+      : first === 'N'
+        ? 'n'
+        : first === 'P'
+          ? 'p'
+          : first === 'K'
+            ? 'k'
+            : first === 'G'
+              ? 'G'
+              : first === 'M'
+                ? u === 'Hz' || u === 'Ω' || u === 'B' || u === 'bit'
+                  ? 'M'
+                  : 'm'
+                : null;
   return pc === null ? null : { unit: u, prefix: pc, fahrenheit: false };
 }
 
@@ -118,7 +152,7 @@ export function parseQty(token: string): Qty | null {
   } else {
     suffix = readSuffix(rest, infix);
     if (suffix === null) return null;
-    if (m[8] !== undefined && suffix.prefix !== null) return null;       // "1/4k": not a thing
+    if (m[8] !== undefined && suffix.prefix !== null) return null; // "1/4k": not a thing
   }
   const core = t.slice(0, t.length - rest.length);
   const parsed = parseQuantity(suffix.prefix !== null ? `${core}${suffix.prefix}` : core);

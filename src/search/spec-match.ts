@@ -77,7 +77,11 @@ const SPLIT_VALUE_RE = /[^\p{L}\p{N}]+/u;
 const PERCENT_VALUE_RE = /^±?(\d+(?:\.\d+)?)%$/;
 
 function valueParts(v: string): string[] {
-  return v.toLowerCase().split(SPLIT_VALUE_RE).filter(Boolean).map((p) => VALUE_ALIASES.get(p) ?? p);
+  return v
+    .toLowerCase()
+    .split(SPLIT_VALUE_RE)
+    .filter(Boolean)
+    .map((p) => VALUE_ALIASES.get(p) ?? p);
 }
 
 function containsRun(hay: readonly string[], needle: readonly string[]): boolean {
@@ -93,7 +97,8 @@ function valueMatches(s: StoredSpec, c: ValueConstraint): boolean | null {
   const hay = valueParts(s.value ?? '');
   for (const target of c.values) {
     const pct = PERCENT_VALUE_RE.exec(target);
-    if (pct !== null) {                                   // tolerance: as tight or tighter
+    if (pct !== null) {
+      // tolerance: as tight or tighter
       const p = parseSpecValue(s.value ?? '', '%');
       const mag = p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : s.num;
       if (mag === null || mag === undefined) return null;

@@ -32,10 +32,8 @@
  * Scanning (tokens, quantities, packages, MPN-like tokens): query-scan.ts, query-quantities.ts.
  */
 import type { SiUnit } from '../catalog/units.ts';
-import {
-  CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, SUBTYPE_WORDS, UNIT_NOUNS, type ConstraintKind, type Family,
-} from './spec-vocabulary.ts';
-import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, tokenise, use, type Item, type Scan, type Tok } from './query-scan.ts';
+import { CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, SUBTYPE_WORDS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
+import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, use, type Item, type Scan, type Tok } from './query-scan.ts';
 import type { Qty } from './query-quantities.ts';
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId, type SpecRole } from './spec-roles.ts';
 
@@ -61,10 +59,14 @@ export interface SpecConstraint {
 }
 
 /** A text spec value: dielectric X7R/X5R/C0G(NP0), tolerance "±1%", channel "N-Channel"... */
-export interface ValueConstraint { names: string[]; values: string[]; source: string }
+export interface ValueConstraint {
+  names: string[];
+  values: string[];
+  source: string;
+}
 
 export interface QueryUnderstanding {
-  text: string;                 // the original query
+  text: string; // the original query
   /** Free-text terms left after removing recognised constraint tokens (for BM25), lower-case. */
   terms: string[];
   /**
@@ -89,18 +91,25 @@ const DEFAULT_WINDOW = 0.01;
 // ---------------------------------------------------------------- context
 
 const DEFAULT_PREFIX_UNIT: ReadonlyMap<string, SiUnit> = new Map<string, SiUnit>([
-  ['p', 'F'], ['n', 'F'], ['u', 'F'], ['k', 'Ω'], ['M', 'Ω'],
+  ['p', 'F'],
+  ['n', 'F'],
+  ['u', 'F'],
+  ['k', 'Ω'],
+  ['M', 'Ω'],
 ]);
 /** Prefixes that make sense for a unit inferred from a family context. */
 const PLAUSIBLE_PREFIXES: Readonly<Partial<Record<SiUnit, string>>> = {
-  'Ω': 'mkMG', F: 'pnum', H: 'pnum', Hz: 'kMG',
+  Ω: 'mkMG',
+  F: 'pnum',
+  H: 'pnum',
+  Hz: 'kMG',
 };
 
 /** The unit of a value typed without one, or null (not a quantity in this context). */
 function inferUnit(q: { prefix: string | null; rNote: boolean }, ctx: Family | null, explicit: boolean): SiUnit | null {
   const bare = explicit && ctx !== null ? (CONTEXT_BARE_UNIT[ctx] ?? null) : null;
   if (q.rNote) return bare === 'H' ? 'H' : 'Ω';
-  if (q.prefix === null) return explicit && (ctx === 'resistor' || ctx === 'potentiometer') ? 'Ω' : null;   // "220 resistor"
+  if (q.prefix === null) return explicit && (ctx === 'resistor' || ctx === 'potentiometer') ? 'Ω' : null; // "220 resistor"
   if (bare !== null && (PLAUSIBLE_PREFIXES[bare] ?? '').includes(q.prefix)) return bare;
   return DEFAULT_PREFIX_UNIT.get(q.prefix) ?? null;
 }
@@ -170,7 +179,7 @@ function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
   let j = it.start - 1;
   while (j >= 0 && it.opToks.includes(j)) j--;
   if (j >= 0) before.push(j);
-  if (j - 1 >= 0 && UNIT_NOUNS.has((toks[j] as Tok).low)) before.push(j - 1);   // "output voltage 3.3V"
+  if (j - 1 >= 0 && UNIT_NOUNS.has((toks[j] as Tok).low)) before.push(j - 1); // "output voltage 3.3V"
   for (const k of [...before, it.end + 1]) {
     const t = toks[k];
     // Memory words are also family words ("SRAM", "EEPROM"): beside a size they say which memory.
@@ -214,8 +223,14 @@ function sourceOf(toks: Tok[], it: Item): string {
  * ones pairByMagnitude may reassign.
  */
 function resolveItem(
-  s: Scan, it: Item, ctx: Family | null, explicit: boolean, tolWindow: number | null,
-  specs: SpecConstraint[], values: ValueConstraint[], byContext: SpecConstraint[],
+  s: Scan,
+  it: Item,
+  ctx: Family | null,
+  explicit: boolean,
+  tolWindow: number | null,
+  specs: SpecConstraint[],
+  values: ValueConstraint[],
+  byContext: SpecConstraint[],
 ): boolean {
   const q = it.single;
   const r = it.range;
@@ -225,7 +240,7 @@ function resolveItem(
     unit = memoryNear(s.toks, it, q?.prefix ?? r?.prefix ?? null) ? 'B' : inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
     if (unit === null) return false;
   } else if (q?.rBare && explicit && ctx !== null && CONTEXT_BARE_UNIT[ctx] === 'H') {
-    unit = 'H';                                                       // "4R7 inductor": inductor code, µH
+    unit = 'H'; // "4R7 inductor": inductor code, µH
     scale = 1e-6;
   }
   const source = sourceOf(s.toks, it);
@@ -239,7 +254,8 @@ function resolveItem(
     const bySize = q !== null && r === null ? MAGNITUDE_ROLES[ctx]?.[unit]?.find(([below]) => Math.abs(q.value * scale) < below) : undefined;
     if (bySize) roleId = bySize[1];
   }
-  const fromContext = qual === null && it.op === null && unit !== '%' && roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]);
+  const fromContext =
+    qual === null && it.op === null && unit !== '%' && roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]);
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")
   if (unit === '%' && qual === null) {
     if (q !== null && isTolerance(q)) {
@@ -303,7 +319,10 @@ function pairByMagnitude(specs: SpecConstraint[], byContext: readonly SpecConstr
     const two = byContext.filter((c) => c.unit === unit);
     if (two.length !== 2) continue;
     const [small, large] = Math.abs(two[0]!.value) <= Math.abs(two[1]!.value) ? two : [two[1]!, two[0]!];
-    for (const [c, roleId] of [[small!, pair[0]], [large!, pair[1]]] as const) {
+    for (const [c, roleId] of [
+      [small!, pair[0]],
+      [large!, pair[1]],
+    ] as const) {
       const r: SpecRole = ROLES[roleId];
       specs[specs.indexOf(c)] = valueConstraint(r, r.kind, c.value, r.window ?? DEFAULT_WINDOW, c.source);
     }
@@ -312,7 +331,12 @@ function pairByMagnitude(specs: SpecConstraint[], byContext: readonly SpecConstr
 
 function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   const seen = new Set<string>();
-  return xs.filter((x) => { const k = key(x); if (seen.has(k)) return false; seen.add(k); return true; });
+  return xs.filter((x) => {
+    const k = key(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 function understand(text: string): QueryUnderstanding {

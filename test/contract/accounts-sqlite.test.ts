@@ -21,7 +21,9 @@ accountStoreContract(
   async (accountId) => {
     const db = new Database(file, { readonly: true });
     try {
-      return db.prepare('SELECT amount_micros, balance_after, usage_class, reference FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as LedgerRow[];
+      return db
+        .prepare('SELECT amount_micros, balance_after, usage_class, reference FROM ledger WHERE account_id = ? ORDER BY seq')
+        .all(accountId) as LedgerRow[];
     } finally {
       db.close();
     }
@@ -61,7 +63,10 @@ describe('sqlite account store specifics', () => {
     const s2 = createSqliteAccountStore({ file: f, pepper });
     expect((await s2.findAccount('persist'))?.balance_micros).toBe(2);
     expect((await s2.authenticate(secret))?.account.id).toBe(a.id);
-    expect(await s2.debit({ account_id: a.id, usage_class: 'part_records', units: 2, amount_micros: 40, period: '2026-11', reference: 'r1' })).toEqual({ ok: true, balance_micros: 2 });
+    expect(await s2.debit({ account_id: a.id, usage_class: 'part_records', units: 2, amount_micros: 40, period: '2026-11', reference: 'r1' })).toEqual({
+      ok: true,
+      balance_micros: 2,
+    });
     await s2.close();
 
     // Another pepper: the same secret no longer authenticates.

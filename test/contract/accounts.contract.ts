@@ -41,7 +41,11 @@ export function accountStoreContract(
       await cleanup?.();
     });
 
-    const debit = (account_id: string, amount_micros: number, more: { units?: number; cls?: UsageClass; quota?: number | null; reference?: string; period?: string } = {}) =>
+    const debit = (
+      account_id: string,
+      amount_micros: number,
+      more: { units?: number; cls?: UsageClass; quota?: number | null; reference?: string; period?: string } = {},
+    ) =>
       store.debit({
         account_id,
         usage_class: more.cls ?? 'part_records',
@@ -120,10 +124,22 @@ export function accountStoreContract(
     describe('keys', () => {
       it('creates a key: the secret is returned once, listings carry neither secret nor hash', async () => {
         const a = await store.createAccount({ name: unique('keys') });
-        const { key, secret } = await store.createKey({ account_id: a.id, name: 'production', capabilities: ['parts:read', 'ai:run'], rate_limit_per_minute: 60 });
+        const { key, secret } = await store.createKey({
+          account_id: a.id,
+          name: 'production',
+          capabilities: ['parts:read', 'ai:run'],
+          rate_limit_per_minute: 60,
+        });
         expect(secret).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
         expect(key.id).toMatch(/^key_[a-z2-7]{20}$/);
-        expect(key).toMatchObject({ account_id: a.id, name: 'production', prefix: secret.slice(0, 12), revoked_at: null, last_used_at: null, rate_limit_per_minute: 60 });
+        expect(key).toMatchObject({
+          account_id: a.id,
+          name: 'production',
+          prefix: secret.slice(0, 12),
+          revoked_at: null,
+          last_used_at: null,
+          rate_limit_per_minute: 60,
+        });
         expect(JSON.stringify(key)).not.toContain(secret);
 
         const listed = await store.listKeys(a.id);
@@ -135,7 +151,18 @@ export function accountStoreContract(
           expect(json).not.toContain(secret);
           expect(json).not.toContain(secret.slice(12));
           expect(json).not.toMatch(/[0-9a-f]{64}/);
-          for (const k of list) expect(Object.keys(k).sort()).toEqual(['account_id', 'capabilities', 'created_at', 'id', 'last_used_at', 'name', 'prefix', 'rate_limit_per_minute', 'revoked_at']);
+          for (const k of list)
+            expect(Object.keys(k).sort()).toEqual([
+              'account_id',
+              'capabilities',
+              'created_at',
+              'id',
+              'last_used_at',
+              'name',
+              'prefix',
+              'rate_limit_per_minute',
+              'revoked_at',
+            ]);
         }
       });
 
@@ -153,16 +180,25 @@ export function accountStoreContract(
 
       it('stores capabilities and the per-key rate limit; rejects bad input', async () => {
         const a = await store.createAccount({ name: unique('caps') });
-        const { secret } = await store.createKey({ account_id: a.id, name: 'read-only', capabilities: ['parts:read', 'parts:read'], rate_limit_per_minute: 120 });
+        const { secret } = await store.createKey({
+          account_id: a.id,
+          name: 'read-only',
+          capabilities: ['parts:read', 'parts:read'],
+          rate_limit_per_minute: 120,
+        });
         const auth = await store.authenticate(secret);
         expect(auth?.key.capabilities).toEqual(['parts:read']);
         expect(auth?.key.rate_limit_per_minute).toBe(120);
         const none = await store.createKey({ account_id: a.id, name: 'nothing', capabilities: [], rate_limit_per_minute: 1 });
         expect((await store.authenticate(none.secret))?.key.capabilities).toEqual([]);
 
-        await expect(store.createKey({ account_id: a.id, name: 'bad', capabilities: ['admin' as never], rate_limit_per_minute: 60 })).rejects.toThrow(/capability/);
+        await expect(store.createKey({ account_id: a.id, name: 'bad', capabilities: ['admin' as never], rate_limit_per_minute: 60 })).rejects.toThrow(
+          /capability/,
+        );
         await expect(store.createKey({ account_id: a.id, name: 'bad', capabilities: ['parts:read'], rate_limit_per_minute: 0 })).rejects.toThrow(RangeError);
-        await expect(store.createKey({ account_id: 'acc_aaaaaaaaaaaaaaaaaaaa', name: 'x', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).rejects.toThrow(/unknown account/);
+        await expect(
+          store.createKey({ account_id: 'acc_aaaaaaaaaaaaaaaaaaaa', name: 'x', capabilities: ['parts:read'], rate_limit_per_minute: 60 }),
+        ).rejects.toThrow(/unknown account/);
       });
 
       it('authenticates the right secret, and nothing else', async () => {
@@ -180,7 +216,18 @@ export function accountStoreContract(
         const last = secret.at(-1) === 'A' ? 'B' : 'A';
         expect(await store.authenticate(secret.slice(0, -1) + last)).toBeNull();
         // Malformed.
-        for (const bad of ['', 'psk_', secret + 'x', secret.slice(0, -1), ` ${secret}`, `Bearer ${secret}`, secret.replace('psk_', 'pk_x'), secret.slice(0, -1) + '=', key.id, key.prefix]) {
+        for (const bad of [
+          '',
+          'psk_',
+          secret + 'x',
+          secret.slice(0, -1),
+          ` ${secret}`,
+          `Bearer ${secret}`,
+          secret.replace('psk_', 'pk_x'),
+          secret.slice(0, -1) + '=',
+          key.id,
+          key.prefix,
+        ]) {
           expect(await store.authenticate(bad)).toBeNull();
         }
         expect(await store.authenticate(undefined as unknown as string)).toBeNull();
@@ -223,7 +270,10 @@ export function accountStoreContract(
         const nextTurn = () => new Promise((r) => setImmediate(r));
         await nextTurn();
         expect((await store.authenticate(secret))?.account).toMatchObject({ balance_micros: 1_000, subscription: true });
-        expect(await second.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 400, period: PERIOD })).toEqual({ ok: true, balance_micros: 600 });
+        expect(await second.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 400, period: PERIOD })).toEqual({
+          ok: true,
+          balance_micros: 600,
+        });
         await nextTurn();
         expect((await store.authenticate(secret))?.account.balance_micros).toBe(600);
         await second.revokeKey(key.id);
@@ -253,7 +303,8 @@ export function accountStoreContract(
         expect(rows.filter((r) => r.reference?.startsWith('r')).length).toBe(6); // referenced debits keep their own entries
         // One batch: the credit, one entry per class for the unreferenced debits, one per referenced debit.
         expect(rows).toHaveLength(1 + classes.length + 6);
-        for (const cls of classes) expect(-rows.filter((r) => r.usage_class === cls).reduce((n, r) => n + r.amount_micros, 0)).toBe(usage.by_class[cls].amount_micros);
+        for (const cls of classes)
+          expect(-rows.filter((r) => r.usage_class === cls).reduce((n, r) => n + r.amount_micros, 0)).toBe(usage.by_class[cls].amount_micros);
         // A reference already applied is applied once, also in a later batch.
         expect(await debit(a.id, 3_000, { units: 2, reference: 'r10' })).toEqual({ ok: true, balance_micros: final });
       });
@@ -380,7 +431,14 @@ export function accountStoreContract(
         extra.push(second);
         const results = await Promise.all(
           Array.from({ length: 40 }, (_, i) =>
-            (i % 2 === 0 ? store : second).debit({ account_id: a.id, usage_class: 'ai_tokens', units: 5, amount_micros: 10_000, period: PERIOD, reference: 'same' }),
+            (i % 2 === 0 ? store : second).debit({
+              account_id: a.id,
+              usage_class: 'ai_tokens',
+              units: 5,
+              amount_micros: 10_000,
+              period: PERIOD,
+              reference: 'same',
+            }),
           ),
         );
         expect(results.every((r) => r.ok)).toBe(true);

@@ -121,7 +121,7 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       await expectCategories((await engine.textSearch({ text: null, filters: { status: ['active'] }, limit: 20, offset: 0 })).hits);
     });
 
-    it('returns each hit\'s record when asked, the same as getParts, and none otherwise', async () => {
+    it("returns each hit's record when asked, the same as getParts, and none otherwise", async () => {
       for (const text of ['0603', null]) {
         const withRecords = await engine.textSearch({ text, filters: {}, limit: 10, offset: 0, records: true });
         expect(withRecords.hits.length).toBeGreaterThan(0);
@@ -155,7 +155,12 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
     });
 
     it('filters numeric spec ranges in SI units, whether the dump gave num or only a display string', async () => {
-      const tenK = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Resistance', range: { gte: 5000, lte: 20000 } }] }, limit: 10, offset: 0 });
+      const tenK = await engine.textSearch({
+        text: null,
+        filters: { specs: [{ name: 'Resistance', range: { gte: 5000, lte: 20000 } }] },
+        limit: 10,
+        offset: 0,
+      });
       expect(new Set(await mpnsOf(tenK.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', '0603WAF1002T5E']));
       const small = await engine.textSearch({ text: null, filters: { specs: [{ name: 'Capacitance', range: { lt: 1e-6 } }] }, limit: 10, offset: 0 });
       expect(await mpnsOf(small.hits.map((h) => h.id))).toEqual(['GRM188R71H104KA93D']);
@@ -169,10 +174,16 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       const names = ['Resistance', 'Capacitance', 'No such spec'];
       const either = await engine.textSearch({ text: null, filters: { specs: [{ name: names, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 });
       // the union of what each name finds alone (an unknown name adds nothing)
-      const one = async (name: string) => (await engine.textSearch({ text: null, filters: { specs: [{ name, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 })).hits.map((h) => h.id);
+      const one = async (name: string) =>
+        (await engine.textSearch({ text: null, filters: { specs: [{ name, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 })).hits.map((h) => h.id);
       expect(new Set(either.hits.map((h) => h.id))).toEqual(new Set([...(await one('Resistance')), ...(await one('Capacitance'))]));
       expect(either.total).toBeGreaterThan(0);
-      const values = await engine.textSearch({ text: null, filters: { specs: [{ name: ['Voltage Rated', 'Allowable voltage'], values: ['16V'] }] }, limit: 10, offset: 0 });
+      const values = await engine.textSearch({
+        text: null,
+        filters: { specs: [{ name: ['Voltage Rated', 'Allowable voltage'], values: ['16V'] }] },
+        limit: 10,
+        offset: 0,
+      });
       expect(await mpnsOf(values.hits.map((h) => h.id))).toEqual(['T491A106K016AT']);
     });
 
@@ -234,7 +245,14 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(parts[1]).toMatchObject({
         manufacturer: { name: 'Alpha & Omega Semiconductor', slug: 'alpha-and-omega-semiconductor' },
         status: 'obsolete',
-        category: { slug: 'transistors/mosfets', name: 'MOSFETs', path: [{ slug: 'transistors', name: 'Transistors' }, { slug: 'transistors/mosfets', name: 'MOSFETs' }] },
+        category: {
+          slug: 'transistors/mosfets',
+          name: 'MOSFETs',
+          path: [
+            { slug: 'transistors', name: 'Transistors' },
+            { slug: 'transistors/mosfets', name: 'MOSFETs' },
+          ],
+        },
       });
       const exact = await engine.getPartBySlug('yageo', 'RC0603FR-0710KL');
       expect(exact).toMatchObject({ exact: true, part: { mpn: 'RC0603FR-0710KL' } });

@@ -91,7 +91,12 @@ export function throttleContract(name: string, open: () => Promise<Throttle>, cl
       const b = bucketName('burst');
       const ds = await Promise.all(Array.from({ length: 200 }, (_, i) => t.hit(b, 60, W, T0 + (i % 7))));
       expect(ds.filter((d) => d.allowed)).toHaveLength(60);
-      expect(ds.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      expect(
+        ds
+          .filter((d) => d.allowed)
+          .map((d) => d.remaining)
+          .sort((x, y) => x - y),
+      ).toEqual(Array.from({ length: 60 }, (_, i) => i));
     });
 
     it('without nowMs it uses the current time', async () => {

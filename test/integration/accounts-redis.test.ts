@@ -65,7 +65,10 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
     try {
       const a = await s.createAccount({ name: `flush-${randomBytes(4).toString('hex')}`, credit_micros: 10 });
       await redis.script('FLUSH');
-      expect(await s.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 4, period: '2026-11' })).toEqual({ ok: true, balance_micros: 6 });
+      expect(await s.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 4, period: '2026-11' })).toEqual({
+        ok: true,
+        balance_micros: 6,
+      });
       await redis.script('FLUSH');
       expect((await s.addCredit(a.id, 4)).balance_micros).toBe(10);
     } finally {

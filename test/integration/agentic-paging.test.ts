@@ -31,7 +31,14 @@ describe.skipIf(!present).each(API_ENGINES)('agentic paging on %s', (kind) => {
     embedder = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 32 })).embedder!;
     ({ engine, drop } = await makeEngine(kind, tempDir()));
     const files = await writeSampleCatalogue(tempDir(), { parts: 400, seed: 7 });
-    await runIngest({ engine, embedder, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, reportFile: path.join(tempDir(), 'r.jsonl') });
+    await runIngest({
+      engine,
+      embedder,
+      parts: [files.partsFile],
+      manufacturersFile: files.manufacturersFile,
+      categoriesFile: files.categoriesFile,
+      reportFile: path.join(tempDir(), 'r.jsonl'),
+    });
     categories = createCategoryMatcher((await engine.meta())!.categories);
   }, 180_000);
   afterAll(async () => {
@@ -56,13 +63,17 @@ describe.skipIf(!present).each(API_ENGINES)('agentic paging on %s', (kind) => {
     ['100nF 50V X7R 0603 capacitors', 'hybrid'],
     ['voltage regulator for battery powered 3.3V', 'hybrid'],
     ['10k 0603 resistor', 'lexical'],
-  ] as const)('"%s" (%s): pages of 7 and of 50 give one order, without repeats, past the 100th result', async (query, retrieval) => {
-    const upTo = retrieval === 'hybrid' ? 210 : 120;
-    const small = await pages(query, retrieval, 7, upTo);
-    const large = await pages(query, retrieval, 50, upTo);
-    if (retrieval === 'hybrid') expect(small.length).toBeGreaterThan(100);    // kNN brings every part: the deep block is used
-    expect(new Set(small).size).toBe(small.length);
-    expect(small).toEqual(large.slice(0, small.length));
-    expect(large.length).toBe(small.length);
-  }, 60_000);
+  ] as const)(
+    '"%s" (%s): pages of 7 and of 50 give one order, without repeats, past the 100th result',
+    async (query, retrieval) => {
+      const upTo = retrieval === 'hybrid' ? 210 : 120;
+      const small = await pages(query, retrieval, 7, upTo);
+      const large = await pages(query, retrieval, 50, upTo);
+      if (retrieval === 'hybrid') expect(small.length).toBeGreaterThan(100); // kNN brings every part: the deep block is used
+      expect(new Set(small).size).toBe(small.length);
+      expect(small).toEqual(large.slice(0, small.length));
+      expect(large.length).toBe(small.length);
+    },
+    60_000,
+  );
 });

@@ -27,7 +27,14 @@ describe.skipIf(!present).each(engines)('hybrid agentic search on %s', (_name, m
   beforeAll(async () => {
     embedder = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 32 })).embedder!;
     ({ engine, drop } = await make());
-    await runIngest({ engine, embedder, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+    await runIngest({
+      engine,
+      embedder,
+      parts: [SMALL.parts],
+      manufacturersFile: SMALL.manufacturers,
+      categoriesFile: SMALL.categories,
+      reportFile: path.join(tempDir(), 'r.jsonl'),
+    });
   });
   afterAll(async () => {
     await engine?.close();
@@ -47,6 +54,11 @@ describe.skipIf(!present).each(engines)('hybrid agentic search on %s', (_name, m
 
   it('keeps constraint satisfaction first in hybrid mode', async () => {
     const r = await agenticSearch(engine, embedder, true, { query: '10k 0603 resistor', limit: 3, offset: 0, filters: { status: ['active'] } });
-    expect(r.parts.slice(0, 2).map((p) => p.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
+    expect(
+      r.parts
+        .slice(0, 2)
+        .map((p) => p.mpn)
+        .sort(),
+    ).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
   });
 });

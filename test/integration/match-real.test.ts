@@ -53,7 +53,15 @@ function evaluate(rows: Row[], match: (q: string, limit: number) => { slug: stri
     if (r.expected.length === 0) {
       if (got.length > 0) leaks.push(`${JSON.stringify(r.query)} -> ${got.map((g) => `${g.slug}(${g.confidence})`).join(', ')}`);
     } else if (got[0] && r.expected.includes(got[0].slug)) hits++;
-    else misses.push(`${JSON.stringify(r.query)} -> ${got.slice(0, 3).map((g) => `${g.slug}(${g.confidence})`).join(', ') || '(nothing)'}; expected ${r.expected.slice(0, 3).join(' | ')}`);
+    else
+      misses.push(
+        `${JSON.stringify(r.query)} -> ${
+          got
+            .slice(0, 3)
+            .map((g) => `${g.slug}(${g.confidence})`)
+            .join(', ') || '(nothing)'
+        }; expected ${r.expected.slice(0, 3).join(' | ')}`,
+      );
   }
   return { precision: scored.length ? hits / scored.length : 1, misses, leaks };
 }
@@ -88,18 +96,30 @@ describe.skipIf(!present)('name matching on the real catalogue', () => {
   it('categories: precision@1 >= 0.9, nonsense returns nothing', () => {
     const known = new Set(tree.flatten().map((c) => c.slug));
     const matcher = createCategoryMatcher(tree.toJSON());
-    checkFile('categories.jsonl', 45, (s) => known.has(s), (q, n) => matcher.match(q, n));
+    checkFile(
+      'categories.jsonl',
+      45,
+      (s) => known.has(s),
+      (q, n) => matcher.match(q, n),
+    );
   });
 
   it('manufacturers: precision@1 >= 0.9, nonsense returns nothing', () => {
     const matcher = createManufacturerMatcher(registry.all());
-    checkFile('manufacturers.jsonl', 35, (s) => Boolean(registry.get(s)), (q, n) => matcher.match(q, n));
+    checkFile(
+      'manufacturers.jsonl',
+      35,
+      (s) => Boolean(registry.get(s)),
+      (q, n) => matcher.match(q, n),
+    );
   });
 
   it('keeps near-duplicate categories adjacent, by part count', () => {
     const matcher = createCategoryMatcher(tree.toJSON());
     const top = matcher.match('mosfet', 4).map((m) => m.slug);
-    expect(new Set(top)).toEqual(new Set(['transistors/mosfets', 'triode-mos-tube-transistor/mosfets', 'transistors-thyristors/mosfets', 'transistors/mosfet']));
+    expect(new Set(top)).toEqual(
+      new Set(['transistors/mosfets', 'triode-mos-tube-transistor/mosfets', 'transistors-thyristors/mosfets', 'transistors/mosfet']),
+    );
     const counts = top.map((s) => tree.get(s)!.part_count);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
   });

@@ -20,7 +20,9 @@ async function waitUp(url: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
     try {
       if ((await fetch(`${url}/health`)).ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up`);
@@ -41,7 +43,18 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
     store = createRedisAccountStore({ url: REDIS_URL!, pepper: Buffer.from(pepper), prefix });
     for (const port of [0, 1].map((i) => 20000 + (process.pid % 10000) + i * 7)) {
       const p = spawn(process.execPath, [path.join(root, 'bin', 'partsearch.js'), 'serve'], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PARTSEARCH_DATA_DIR: dir, REDIS_URL, REDIS_KEY_PREFIX: prefix, PARTSEARCH_KEY_PEPPER: pepper, EMBEDDING_MODEL_DIR: 'none', LOG_LEVEL: 'warn', PRICES_USD: 'part_records=0.1' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PARTSEARCH_DATA_DIR: dir,
+          REDIS_URL,
+          REDIS_KEY_PREFIX: prefix,
+          PARTSEARCH_KEY_PEPPER: pepper,
+          EMBEDDING_MODEL_DIR: 'none',
+          LOG_LEVEL: 'warn',
+          PRICES_USD: 'part_records=0.1',
+        },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       procs.push(p);
@@ -64,7 +77,9 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
   it('admits exactly the window allowance of 200 parallel requests spread over both processes', async () => {
     const { secret } = await key(5);
     const statuses = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => fetch(`${urls[i % 2]}/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${urls[i % 2]}/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.filter((s) => s === 429)).toHaveLength(140);
@@ -73,7 +88,11 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
   it('never overdraws the balance under parallel paid requests on both processes', async () => {
     const { secret, account } = await key(1);
     const statuses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => fetch(`${urls[i % 2]}/v1/parts/texas-instruments/LM358DR`, { headers: { Authorization: `Bearer ${secret}` } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${urls[i % 2]}/v1/parts/texas-instruments/LM358DR`, { headers: { Authorization: `Bearer ${secret}` } }).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+        ),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(30);

@@ -43,87 +43,152 @@ const MCUS = ['Integrated Circuits', 'Microcontrollers'];
 const DUMP: { part: DumpPart; vec: number[] }[] = [
   {
     part: {
-      mpn: 'LM358DR', manufacturer: 'Texas Instruments', description: 'Dual operational amplifier, 3 V to 32 V',
-      category: OP_AMPS, package: 'SOIC-8', aliases: ['LM358-DR-TI'], status: 'Active',
-      specs: [{ name: 'Channels', value: '2' }, { name: 'Supply Voltage', value: '3 V to 32 V' }],
+      mpn: 'LM358DR',
+      manufacturer: 'Texas Instruments',
+      description: 'Dual operational amplifier, 3 V to 32 V',
+      category: OP_AMPS,
+      package: 'SOIC-8',
+      aliases: ['LM358-DR-TI'],
+      status: 'Active',
+      specs: [
+        { name: 'Channels', value: '2' },
+        { name: 'Supply Voltage', value: '3 V to 32 V' },
+      ],
       offers: [offer(1200, 0.21)],
     },
     vec: [1, 0.1, 0, 0],
   },
   {
     part: {
-      mpn: 'LM358P', manufacturer: 'TI', description: 'Dual operational amplifier in DIP package',
-      category: OP_AMPS, package: 'PDIP-8', status: 'Active',
-      specs: [{ name: 'Channels', value: '2' }], offers: [offer(40, 0.45)],
+      mpn: 'LM358P',
+      manufacturer: 'TI',
+      description: 'Dual operational amplifier in DIP package',
+      category: OP_AMPS,
+      package: 'PDIP-8',
+      status: 'Active',
+      specs: [{ name: 'Channels', value: '2' }],
+      offers: [offer(40, 0.45)],
     },
     vec: [0.95, 0, 0.1, 0],
   },
   {
     part: {
-      mpn: 'LM324N', manufacturer: 'Texas Instruments', description: 'Quad operational amplifier',
-      category: OP_AMPS, package: 'PDIP-14', status: 'NRND',
-      specs: [{ name: 'Channels', value: '4' }], offers: [offer(0, 0.5)],
+      mpn: 'LM324N',
+      manufacturer: 'Texas Instruments',
+      description: 'Quad operational amplifier',
+      category: OP_AMPS,
+      package: 'PDIP-14',
+      status: 'NRND',
+      specs: [{ name: 'Channels', value: '4' }],
+      offers: [offer(0, 0.5)],
     },
     vec: [0.9, 0, 0, 0.2],
   },
   {
     part: {
-      mpn: 'LM358', manufacturer: 'onsemi', description: 'Low power dual op amp',
-      category: OP_AMPS, package: 'SOIC-8', status: 'Active', aliases: ['LM358XYZ'],
-      specs: [{ name: 'Channels', value: '2' }], offers: [offer(500, 0.3)],
+      mpn: 'LM358',
+      manufacturer: 'onsemi',
+      description: 'Low power dual op amp',
+      category: OP_AMPS,
+      package: 'SOIC-8',
+      status: 'Active',
+      aliases: ['LM358XYZ'],
+      specs: [{ name: 'Channels', value: '2' }],
+      offers: [offer(500, 0.3)],
     },
     vec: [0.97, 0.05, 0.05, 0],
   },
   {
     part: {
-      mpn: 'RC0603FR-0710KL', manufacturer: 'Yageo', description: 'Thick film chip resistor 10 kOhm 1%',
-      category: RESISTORS, package: '0603', status: 'Active',
-      specs: [{ name: 'Resistance', value: '10 kΩ' }, { name: 'Tolerance', value: '±1%' }],
+      mpn: 'RC0603FR-0710KL',
+      manufacturer: 'Yageo',
+      description: 'Thick film chip resistor 10 kOhm 1%',
+      category: RESISTORS,
+      package: '0603',
+      status: 'Active',
+      specs: [
+        { name: 'Resistance', value: '10 kΩ' },
+        { name: 'Tolerance', value: '±1%' },
+      ],
       offers: [offer(100000, 0.002)],
     },
     vec: [0, 1, 0, 0],
   },
   {
     part: {
-      mpn: 'RC0603FR-071KL', manufacturer: 'Yageo', description: 'Thick film chip resistor 1 kOhm 1%',
-      category: RESISTORS, package: '0603', status: 'Active',
-      specs: [{ name: 'Resistance', value: '1 kΩ' }, { name: 'Tolerance', value: '±1%' }],
+      mpn: 'RC0603FR-071KL',
+      manufacturer: 'Yageo',
+      description: 'Thick film chip resistor 1 kOhm 1%',
+      category: RESISTORS,
+      package: '0603',
+      status: 'Active',
+      specs: [
+        { name: 'Resistance', value: '1 kΩ' },
+        { name: 'Tolerance', value: '±1%' },
+      ],
       offers: [offer(80000, 0.002)],
     },
     vec: [0.05, 0.98, 0, 0],
   },
   {
     part: {
-      mpn: 'GRM188R71H104KA93D', manufacturer: 'Murata', description: 'Multilayer ceramic capacitor 0.1uF 50V X7R',
-      category: CERAMIC, package: '0603', status: 'Active',
-      specs: [{ name: 'Capacitance', value: '100nF' }, { name: 'Voltage Rating', value: '50V' }],
+      mpn: 'GRM188R71H104KA93D',
+      manufacturer: 'Murata',
+      description: 'Multilayer ceramic capacitor 0.1uF 50V X7R',
+      category: CERAMIC,
+      package: '0603',
+      status: 'Active',
+      specs: [
+        { name: 'Capacitance', value: '100nF' },
+        { name: 'Voltage Rating', value: '50V' },
+      ],
       offers: [offer(250000, 0.004)],
     },
     vec: [0, 0, 1, 0],
   },
   {
     part: {
-      mpn: 'T491A106K010AT', manufacturer: 'KEMET', description: 'Tantalum capacitor 10uF 10V',
-      category: TANTALUM, package: '1206', status: 'Obsolete',
-      specs: [{ name: 'Capacitance', value: '10µF' }, { name: 'Voltage Rating', value: '10V' }],
+      mpn: 'T491A106K010AT',
+      manufacturer: 'KEMET',
+      description: 'Tantalum capacitor 10uF 10V',
+      category: TANTALUM,
+      package: '1206',
+      status: 'Obsolete',
+      specs: [
+        { name: 'Capacitance', value: '10µF' },
+        { name: 'Voltage Rating', value: '10V' },
+      ],
       offers: [offer(0, 0.12)],
     },
     vec: [0, 0.1, 0.95, 0],
   },
   {
     part: {
-      mpn: 'MCP6002T-I/SN', manufacturer: 'Microchip Technology', description: 'Dual 1 MHz rail-to-rail op amp',
-      category: OP_AMPS, package: 'SOIC-8', status: 'Active', aliases: ['MCP6002T-I/SN-ND'],
-      specs: [{ name: 'Channels', value: '2' }, { name: 'Supply Voltage', value: '1.8 V to 6 V' }],
+      mpn: 'MCP6002T-I/SN',
+      manufacturer: 'Microchip Technology',
+      description: 'Dual 1 MHz rail-to-rail op amp',
+      category: OP_AMPS,
+      package: 'SOIC-8',
+      status: 'Active',
+      aliases: ['MCP6002T-I/SN-ND'],
+      specs: [
+        { name: 'Channels', value: '2' },
+        { name: 'Supply Voltage', value: '1.8 V to 6 V' },
+      ],
       offers: [offer(3000, 0.28)],
     },
     vec: [0.9, 0.1, 0, 0.1],
   },
   {
     part: {
-      mpn: 'STM32F103C8T6', manufacturer: 'STMicroelectronics', description: 'ARM Cortex-M3 microcontroller 64 KB flash',
-      category: MCUS, package: 'LQFP-48', status: 'Active',
-      specs: [{ name: 'Core', value: 'ARM Cortex-M3' }], offers: [offer(900, 2.5)],
+      mpn: 'STM32F103C8T6',
+      manufacturer: 'STMicroelectronics',
+      description: 'ARM Cortex-M3 microcontroller 64 KB flash',
+      category: MCUS,
+      package: 'LQFP-48',
+      status: 'Active',
+      specs: [{ name: 'Core', value: 'ARM Cortex-M3' }],
+      offers: [offer(900, 2.5)],
     },
     vec: [0, 0, 0, 1],
   },
@@ -255,16 +320,12 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
   });
 
   it('looks MPN keys up exactly, by prefix (shorter key first), by substring and fuzzily', async () => {
-    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([
-      { id: byMpn('LM358DR').id, matched: 'LM358DR', alias: false },
-    ]);
-    expect(await engine.mpnLookup({ key: 'LM358DRTI', mode: 'exact', limit: 5 })).toEqual([
-      { id: byMpn('LM358DR').id, matched: 'LM358DRTI', alias: true },
-    ]);
+    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([{ id: byMpn('LM358DR').id, matched: 'LM358DR', alias: false }]);
+    expect(await engine.mpnLookup({ key: 'LM358DRTI', mode: 'exact', limit: 5 })).toEqual([{ id: byMpn('LM358DR').id, matched: 'LM358DRTI', alias: true }]);
     expect(await engine.mpnLookup({ key: 'LM358DRTI', mode: 'exact', limit: 5, aliases: false })).toEqual([]);
     const prefixHits = await engine.mpnLookup({ key: 'LM358', mode: 'prefix', limit: 10 });
     expect(prefixHits.map((h) => h.matched)).toEqual(['LM358', 'LM358P', 'LM358DR']);
-    expect((await engine.mpnLookup({ key: 'MCP6002TISNN', mode: 'prefix', limit: 10 }))).toEqual([
+    expect(await engine.mpnLookup({ key: 'MCP6002TISNN', mode: 'prefix', limit: 10 })).toEqual([
       { id: byMpn('MCP6002T-I/SN').id, matched: 'MCP6002TISNND', alias: true },
     ]);
     const infix = await engine.mpnLookup({ key: '358', mode: 'infix', limit: 10 });
@@ -322,13 +383,20 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     expect(f.total).toBe(4);
     expect(f.specNames).toEqual({ Capacitance: 2, Resistance: 2, Tolerance: 2, 'Voltage Rating': 2 });
     expect(f.specValues.Resistance).toEqual({
-      values: [{ value: '1 kΩ', count: 1 }, { value: '10 kΩ', count: 1 }],
+      values: [
+        { value: '1 kΩ', count: 1 },
+        { value: '10 kΩ', count: 1 },
+      ],
       min: 1000,
       max: 10000,
       unit: 'Ω',
     });
     expect(f.specValues.Capacitance?.min).toBeCloseTo(1e-7);
-    expect(f.manufacturers).toEqual([{ slug: 'yageo', count: 2 }, { slug: 'kemet', count: 1 }, { slug: 'murata', count: 1 }]);
+    expect(f.manufacturers).toEqual([
+      { slug: 'yageo', count: 2 },
+      { slug: 'kemet', count: 1 },
+      { slug: 'murata', count: 1 },
+    ]);
     expect(f.categories).toEqual([
       { slug: 'passive-components/resistors/chip-resistors', count: 2 },
       { slug: 'passive-components/capacitors/ceramic-capacitors', count: 1 },
@@ -346,119 +414,145 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     expect(await engine.getPartBySlug('yageo', 'MCP6002T-I_SN')).toBeNull();
   });
 
-  it('updates list memberships in place', async () => {
-    const ids = ['LM358DR', 'LM358P'].map((m) => byMpn(m).id);
-    await engine.setListMembership('lst_test', ids);
-    expect((await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 })).total).toBe(2);
-    await engine.setListMembership('lst_test', [ids[1]!]);
-    const r = await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 });
-    expect(r.hits.map((h) => h.id)).toEqual([ids[1]]);
-    expect((await engine.getParts([ids[0]!, ids[1]!])).map((p) => p.lists)).toEqual([[], ['lst_test']]);
-  }, T);
+  it(
+    'updates list memberships in place',
+    async () => {
+      const ids = ['LM358DR', 'LM358P'].map((m) => byMpn(m).id);
+      await engine.setListMembership('lst_test', ids);
+      expect((await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 })).total).toBe(2);
+      await engine.setListMembership('lst_test', [ids[1]!]);
+      const r = await engine.textSearch({ text: null, filters: { lists: ['lst_test'] }, limit: 10, offset: 0 });
+      expect(r.hits.map((h) => h.id)).toEqual([ids[1]]);
+      expect((await engine.getParts([ids[0]!, ids[1]!])).map((p) => p.lists)).toEqual([[], ['lst_test']]);
+    },
+    T,
+  );
 
-  it('leaves the alias untouched when the count check fails', async () => {
-    const loader = await engine.beginLoad({ embeddingDims: 4 });
-    await loader.write(parts.slice(0, 3));
-    await expect(loader.finish(meta(4), 4)).rejects.toThrow(/holds 3 parts, expected 4/);
-    expect(await aliasTarget(prefix)).toEqual([v1]);
-    expect((await engine.info()).version).toBe(v1);
-    await loader.abort();
-    expect(await versionIndices(prefix)).toEqual([v1]);
-  }, T);
-
-  it('reports records OpenSearch rejects by id, MPN and manufacturer, and loads the rest', async () => {
-    const loader = await engine.beginLoad({ embeddingDims: 4 });
-    const bad: IndexedPart = { record: parts[4]!.record, embedding: Float32Array.from([1, 2, 3]) };
-    const failures = await loader.write([parts[0]!, bad, parts[1]!]);
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ id: bad.record.id, mpn: 'RC0603FR-0710KL', manufacturer: 'Yageo' });
-    expect(failures[0]!.reason).toMatch(/mapper_parsing_exception|dimension/i);
-    await expect(loader.write([bad])).rejects.toThrow(/RC0603FR-0710KL/);
-    await loader.abort();
-    expect(await versionIndices(prefix)).toEqual([v1]);
-  }, T);
-
-  it('retries bulk requests on 429 and connection resets, and items rejected with 429', async () => {
-    const proxy = await flakyProxy(OPENSEARCH_URL!);
-    const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 } });
-    try {
-      const loader = await flaky.beginLoad({ embeddingDims: 4 });
-      // One part per write: one _bulk request per attempt.
-      proxy.script.push('429', 'reset');
-      expect(await loader.write(parts.slice(0, 1))).toEqual([]);
-      expect(proxy.bulkRequests()).toBe(3);
-      proxy.script.push('item429');
-      expect(await loader.write(parts.slice(1, 2))).toEqual([]);
-      expect(proxy.bulkRequests()).toBe(5);
-      expect(await loader.write(parts.slice(2))).toEqual([]);
-      const counts = await loader.countsBy('category');
-      expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(10);
+  it(
+    'leaves the alias untouched when the count check fails',
+    async () => {
+      const loader = await engine.beginLoad({ embeddingDims: 4 });
+      await loader.write(parts.slice(0, 3));
+      await expect(loader.finish(meta(4), 4)).rejects.toThrow(/holds 3 parts, expected 4/);
+      expect(await aliasTarget(prefix)).toEqual([v1]);
+      expect((await engine.info()).version).toBe(v1);
       await loader.abort();
-    } finally {
-      await flaky.close();
-      await proxy.close();
-    }
-    expect(await versionIndices(prefix)).toEqual([v1]);
-  }, T);
+      expect(await versionIndices(prefix)).toEqual([v1]);
+    },
+    T,
+  );
 
-  it('lets a later record with the same id replace an earlier one, within and across batches', async () => {
-    const loader = await engine.beginLoad({ embeddingDims: 4 });
-    const first = parts[0]!;
-    const renamed = (description: string): IndexedPart => ({ record: { ...first.record, description }, embedding: first.embedding });
-    expect(await loader.write([renamed('first copy'), ...parts.slice(1, 4), renamed('second copy')])).toEqual([]);
-    expect(await loader.write([renamed('third copy')])).toEqual([]);
-    await expect(loader.finish(meta(4), 4)).resolves.toMatchObject({ count: 4 });
-    expect((await engine.getParts([first.record.id]))[0]?.description).toBe('third copy');
-    expect((await engine.textSearch({ text: 'copy', filters: {}, limit: 5, offset: 0 })).total).toBe(1);
-    // Back to the full catalogue for the next test.
-    await engine.rollback();
-    expect((await engine.info()).version).toBe(v1);
-  }, T);
+  it(
+    'reports records OpenSearch rejects by id, MPN and manufacturer, and loads the rest',
+    async () => {
+      const loader = await engine.beginLoad({ embeddingDims: 4 });
+      const bad: IndexedPart = { record: parts[4]!.record, embedding: Float32Array.from([1, 2, 3]) };
+      const failures = await loader.write([parts[0]!, bad, parts[1]!]);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ id: bad.record.id, mpn: 'RC0603FR-0710KL', manufacturer: 'Yageo' });
+      expect(failures[0]!.reason).toMatch(/mapper_parsing_exception|dimension/i);
+      await expect(loader.write([bad])).rejects.toThrow(/RC0603FR-0710KL/);
+      await loader.abort();
+      expect(await versionIndices(prefix)).toEqual([v1]);
+    },
+    T,
+  );
 
-  it('swaps the alias to a new version, keeps one previous version and rolls back', async () => {
-    // This engine remembers that the live version has vectors; another process (a second engine) then
-    // makes a lexical-only version live: kNN answers no hits (the field is unmapped), it does not fail.
-    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3);
-    const other = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
-    const loader = await other.beginLoad({ embeddingDims: null });
-    const rest = parts.slice(1);
-    expect(await loader.write(rest)).toEqual([]);
-    const { version: v2, count } = await loader.finish(meta(rest.length), rest.length);
-    await other.close();
-    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
-    expect(count).toBe(9);
-    expect(v2).not.toBe(v1);
-    expect(await aliasTarget(prefix)).toEqual([v2]);
-    expect(await engine.info()).toEqual({ kind: 'opensearch', version: v2, previous: v1, parts: 9, vectors: false });
-    expect((await engine.meta())?.version).toBe(v2);
-    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
-    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([]);
-    // A lexical-only version keeps the record in _source (no stored copy); a version with vectors stores it.
-    const fields = async (v: string) =>
-      Object.keys(Object.values(await os<Record<string, { mappings: { properties: Record<string, unknown> } }>>('GET', `/${v}/_mapping`))[0]!.mappings.properties).filter((f) => f.startsWith('record'));
-    expect(await fields(v2)).toEqual(['record']);
-    expect(await fields(v1)).toEqual(['record_json']);
-    const hits = (await engine.textSearch({ text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true })).hits;
-    expect(hits.length).toBeGreaterThan(0);
-    for (const h of hits) expect(h.record).toEqual(rest.find((p) => p.record.id === h.id)!.record);
+  it(
+    'retries bulk requests on 429 and connection resets, and items rejected with 429',
+    async () => {
+      const proxy = await flakyProxy(OPENSEARCH_URL!);
+      const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 } });
+      try {
+        const loader = await flaky.beginLoad({ embeddingDims: 4 });
+        // One part per write: one _bulk request per attempt.
+        proxy.script.push('429', 'reset');
+        expect(await loader.write(parts.slice(0, 1))).toEqual([]);
+        expect(proxy.bulkRequests()).toBe(3);
+        proxy.script.push('item429');
+        expect(await loader.write(parts.slice(1, 2))).toEqual([]);
+        expect(proxy.bulkRequests()).toBe(5);
+        expect(await loader.write(parts.slice(2))).toEqual([]);
+        const counts = await loader.countsBy('category');
+        expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(10);
+        await loader.abort();
+      } finally {
+        await flaky.close();
+        await proxy.close();
+      }
+      expect(await versionIndices(prefix)).toEqual([v1]);
+    },
+    T,
+  );
 
-    expect(await engine.rollback()).toEqual({ from: v2, to: v1 });
-    expect(await aliasTarget(prefix)).toEqual([v1]);
-    expect(await engine.info()).toMatchObject({ version: v1, previous: v2, parts: 10, vectors: true });
-    expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3); // the rollback forgot "no vectors"
-    expect((await engine.meta())?.version).toBe(v1);
-    expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toHaveLength(1);
+  it(
+    'lets a later record with the same id replace an earlier one, within and across batches',
+    async () => {
+      const loader = await engine.beginLoad({ embeddingDims: 4 });
+      const first = parts[0]!;
+      const renamed = (description: string): IndexedPart => ({ record: { ...first.record, description }, embedding: first.embedding });
+      expect(await loader.write([renamed('first copy'), ...parts.slice(1, 4), renamed('second copy')])).toEqual([]);
+      expect(await loader.write([renamed('third copy')])).toEqual([]);
+      await expect(loader.finish(meta(4), 4)).resolves.toMatchObject({ count: 4 });
+      expect((await engine.getParts([first.record.id]))[0]?.description).toBe('third copy');
+      expect((await engine.textSearch({ text: 'copy', filters: {}, limit: 5, offset: 0 })).total).toBe(1);
+      // Back to the full catalogue for the next test.
+      await engine.rollback();
+      expect((await engine.info()).version).toBe(v1);
+    },
+    T,
+  );
 
-    // A new load replaces v1's successor as "previous": v2 goes, v1 stays for rollback.
-    const again = await engine.beginLoad({ embeddingDims: 4 });
-    await again.write(parts);
-    const { version: v3 } = await again.finish(meta(parts.length), parts.length);
-    expect(await versionIndices(prefix)).toEqual([v1, v3].sort());
-    expect(await engine.info()).toMatchObject({ version: v3, previous: v1 });
-    const saved = { ...meta(parts.length), lists: [] };
-    await engine.saveMeta(saved);
-    expect((await engine.meta())?.version).toBe(v3);
-  }, T);
+  it(
+    'swaps the alias to a new version, keeps one previous version and rolls back',
+    async () => {
+      // This engine remembers that the live version has vectors; another process (a second engine) then
+      // makes a lexical-only version live: kNN answers no hits (the field is unmapped), it does not fail.
+      expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3);
+      const other = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+      const loader = await other.beginLoad({ embeddingDims: null });
+      const rest = parts.slice(1);
+      expect(await loader.write(rest)).toEqual([]);
+      const { version: v2, count } = await loader.finish(meta(rest.length), rest.length);
+      await other.close();
+      expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
+      expect(count).toBe(9);
+      expect(v2).not.toBe(v1);
+      expect(await aliasTarget(prefix)).toEqual([v2]);
+      expect(await engine.info()).toEqual({ kind: 'opensearch', version: v2, previous: v1, parts: 9, vectors: false });
+      expect((await engine.meta())?.version).toBe(v2);
+      expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toEqual([]);
+      expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toEqual([]);
+      // A lexical-only version keeps the record in _source (no stored copy); a version with vectors stores it.
+      const fields = async (v: string) =>
+        Object.keys(
+          Object.values(await os<Record<string, { mappings: { properties: Record<string, unknown> } }>>('GET', `/${v}/_mapping`))[0]!.mappings.properties,
+        ).filter((f) => f.startsWith('record'));
+      expect(await fields(v2)).toEqual(['record']);
+      expect(await fields(v1)).toEqual(['record_json']);
+      const hits = (await engine.textSearch({ text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true })).hits;
+      expect(hits.length).toBeGreaterThan(0);
+      for (const h of hits) expect(h.record).toEqual(rest.find((p) => p.record.id === h.id)!.record);
+
+      expect(await engine.rollback()).toEqual({ from: v2, to: v1 });
+      expect(await aliasTarget(prefix)).toEqual([v1]);
+      expect(await engine.info()).toMatchObject({ version: v1, previous: v2, parts: 10, vectors: true });
+      expect(await engine.knn(Float32Array.from([1, 0, 0, 0]), 3, {})).toHaveLength(3); // the rollback forgot "no vectors"
+      expect((await engine.meta())?.version).toBe(v1);
+      expect(await engine.mpnLookup({ key: 'LM358DR', mode: 'exact', limit: 5 })).toHaveLength(1);
+
+      // A new load replaces v1's successor as "previous": v2 goes, v1 stays for rollback.
+      const again = await engine.beginLoad({ embeddingDims: 4 });
+      await again.write(parts);
+      const { version: v3 } = await again.finish(meta(parts.length), parts.length);
+      expect(await versionIndices(prefix)).toEqual([v1, v3].sort());
+      expect(await engine.info()).toMatchObject({ version: v3, previous: v1 });
+      const saved = { ...meta(parts.length), lists: [] };
+      await engine.saveMeta(saved);
+      expect((await engine.meta())?.version).toBe(v3);
+    },
+    T,
+  );
 });
 
 describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the stored record (record in _source)', () => {
@@ -478,7 +572,11 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the 
       delete doc[RECORD_FIELD];
       return [JSON.stringify({ index: { _id: String(p.record.id) } }), JSON.stringify({ ...doc, record: p.record })];
     });
-    const res = await fetch(`${OPENSEARCH_URL}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: `${lines.join('\n')}\n` });
+    const res = await fetch(`${OPENSEARCH_URL}/${index}/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: `${lines.join('\n')}\n`,
+    });
     const bulk = (await res.json()) as { errors?: boolean };
     expect(bulk.errors, JSON.stringify(bulk).slice(0, 500)).toBe(false);
     await os('POST', '/_aliases', { actions: [{ add: { index, alias: `${prefix}-parts` } }] });

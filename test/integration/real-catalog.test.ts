@@ -29,7 +29,12 @@ interface RealBaseline {
 }
 let suitesP: Promise<RealSuites> | null = null;
 const realSuites = () =>
-  (suitesP ??= buildRealSuites({ parts: files.parts, manufacturers: files.manufacturers, categories: files.categories, kicad: fs.existsSync(files.kicad) ? files.kicad : null }));
+  (suitesP ??= buildRealSuites({
+    parts: files.parts,
+    manufacturers: files.manufacturers,
+    categories: files.categories,
+    kicad: fs.existsSync(files.kicad) ? files.kicad : null,
+  }));
 
 const files = {
   parts: path.join(SHARED_CATALOG, 'parts.jsonl.gz'),
@@ -41,9 +46,7 @@ const files = {
 if (!sharedCatalogPresent) noteSkip('real catalogue ingest', `no data at ${SHARED_CATALOG}`);
 
 const osPrefix = `pstest-real-${process.pid}-${Date.now()}`;
-const engines: [string, () => Promise<SearchEngine>][] = [
-  ['sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'real.db') })],
-];
+const engines: [string, () => Promise<SearchEngine>][] = [['sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'real.db') })]];
 if (process.env.OPENSEARCH_URL) {
   engines.push([
     'opensearch',
@@ -82,7 +85,11 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     expect(summary.duplicates).toBe(31);
     expect(summary.indexed).toBe(29_399 - 42 - 31);
     expect((await engine.info()).parts).toBe(summary.indexed);
-    const report = fs.readFileSync(path.join(dir, 'report.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const report = fs
+      .readFileSync(path.join(dir, 'report.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(report.filter((r) => r.kind === 'rejected')).toHaveLength(42);
     expect(report.find((r) => r.kind === 'rejected').reason).toBe('manufacturer: must be string');
   });
@@ -138,7 +145,10 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     }
     for (const p of await top('12MHz 20pF crystals', 3)) {
       expect(p.category?.name, p.mpn).toBe('Crystals');
-      expect(p.specs.map((s) => s.value), p.mpn).toEqual(expect.arrayContaining(['12MHz', '20pF']));
+      expect(
+        p.specs.map((s) => s.value),
+        p.mpn,
+      ).toEqual(expect.arrayContaining(['12MHz', '20pF']));
     }
   });
 
@@ -151,7 +161,12 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     if (suites.nl.length === 0) noteSkip('real-nl relevance gate', `no KiCad symbols at ${files.kicad}`);
     else expect(suites.nl.length).toBe(100);
     const got: RealBaseline['lexical'] = {};
-    const gated = [['real-mpn', suites.mpn], ['real-param', suites.param], ['real-count', suites.count], ...(suites.nl.length ? [['real-nl', suites.nl] as const] : [])] as const;
+    const gated = [
+      ['real-mpn', suites.mpn],
+      ['real-param', suites.param],
+      ['real-count', suites.count],
+      ...(suites.nl.length ? [['real-nl', suites.nl] as const] : []),
+    ] as const;
     for (const [suite, queries] of gated) {
       const r = await runSuite(queries, { engine, embedder: null, retrieval: 'lexical' });
       got[suite] = { ...r.mean, constraint_share: r.constraints?.share ?? null };

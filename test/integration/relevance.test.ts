@@ -114,8 +114,12 @@ describe.each(engines)('relevance baseline on %s', (kind) => {
     const c = r.constraints!;
     // Enough queries are measured for the share to mean something, and each was checked against real places.
     expect(c.queries).toBeGreaterThanOrEqual(20);
-    const failed = r.results.filter((q) => q.constraints?.satisfied === false).map((q) => `${q.id} "${q.query}" top 5 ${JSON.stringify(q.constraints!.top)} of ${q.constraints!.checked}`);
-    expect(c.share!, `top 5 constraint satisfaction on ${kind} ${mode}: ${c.satisfied}/${c.queries}; failing:\n${failed.join('\n')}`).toBeGreaterThanOrEqual(CONSTRAINT_TARGET);
+    const failed = r.results
+      .filter((q) => q.constraints?.satisfied === false)
+      .map((q) => `${q.id} "${q.query}" top 5 ${JSON.stringify(q.constraints!.top)} of ${q.constraints!.checked}`);
+    expect(c.share!, `top 5 constraint satisfaction on ${kind} ${mode}: ${c.satisfied}/${c.queries}; failing:\n${failed.join('\n')}`).toBeGreaterThanOrEqual(
+      CONSTRAINT_TARGET,
+    );
   });
 
   it.each(MODES)('%s retrieval: every mean metric >= baseline - TOLERANCE', async (mode) => {

@@ -29,7 +29,17 @@ import { buildRealSuites } from '../../src/relevance/real-suites.ts';
 const SHARED = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'catalog');
 
 const { values: v } = parseArgs({
-  options: { parts: { type: 'string' }, manufacturers: { type: 'string' }, categories: { type: 'string' }, out: { type: 'string' }, 'param-out': { type: 'string' }, 'count-out': { type: 'string' }, kicad: { type: 'string' }, 'nl-out': { type: 'string' }, seed: { type: 'string' } },
+  options: {
+    parts: { type: 'string' },
+    manufacturers: { type: 'string' },
+    categories: { type: 'string' },
+    out: { type: 'string' },
+    'param-out': { type: 'string' },
+    'count-out': { type: 'string' },
+    kicad: { type: 'string' },
+    'nl-out': { type: 'string' },
+    seed: { type: 'string' },
+  },
 });
 const partsFile = path.resolve(v.parts ?? path.join(SHARED, 'parts.jsonl.gz'));
 if (!fs.existsSync(partsFile)) {

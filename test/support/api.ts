@@ -17,7 +17,12 @@ export interface TestApi {
   url: string;
   services: AppServices;
   /** A new account (subscription on unless said) with one key; returns the secret. */
-  key(opts?: { capabilities?: Capability[]; subscription?: boolean; creditUsd?: number; rateLimit?: number }): Promise<{ secret: string; accountId: string; keyId: string }>;
+  key(opts?: {
+    capabilities?: Capability[];
+    subscription?: boolean;
+    creditUsd?: number;
+    rateLimit?: number;
+  }): Promise<{ secret: string; accountId: string; keyId: string }>;
   get(p: string, secret?: string | null, headers?: Record<string, string>): Promise<Response>;
   post(p: string, body: unknown, secret?: string | null): Promise<Response>;
   close(): Promise<void>;
@@ -42,7 +47,15 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
 export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite'): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
-  await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, listsFile: SMALL.lists, reportFile: path.join(dir, 'r.jsonl') });
+  await runIngest({
+    engine,
+    embedder: null,
+    parts: [SMALL.parts],
+    manufacturersFile: SMALL.manufacturers,
+    categoriesFile: SMALL.categories,
+    listsFile: SMALL.lists,
+    reportFile: path.join(dir, 'r.jsonl'),
+  });
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
     engine,
@@ -59,8 +72,17 @@ export async function startTestApi(env: Record<string, string> = {}, kind: Engin
     url: server.url,
     services,
     async key(o = {}) {
-      const account = await services.accounts.createAccount({ name: `acct-${++n}`, subscription: o.subscription ?? true, credit_micros: Math.round((o.creditUsd ?? 5) * 1e6) });
-      const { secret, key } = await services.accounts.createKey({ account_id: account.id, name: 'test', capabilities: o.capabilities ?? ['parts:read', 'ai:run'], rate_limit_per_minute: o.rateLimit ?? 60 });
+      const account = await services.accounts.createAccount({
+        name: `acct-${++n}`,
+        subscription: o.subscription ?? true,
+        credit_micros: Math.round((o.creditUsd ?? 5) * 1e6),
+      });
+      const { secret, key } = await services.accounts.createKey({
+        account_id: account.id,
+        name: 'test',
+        capabilities: o.capabilities ?? ['parts:read', 'ai:run'],
+        rate_limit_per_minute: o.rateLimit ?? 60,
+      });
       return { secret, accountId: account.id, keyId: key.id };
     },
     get(p, secret, headers = {}) {

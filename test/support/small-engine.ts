@@ -8,6 +8,13 @@ import { SMALL, tempDir } from './fixtures.ts';
 export async function smallSqliteEngine(options: Omit<SqliteEngineOptions, 'file'> = {}): Promise<SearchEngine> {
   const engine = createSqliteEngine({ ...options, file: path.join(tempDir(), 'small.db') });
   await engine.init();
-  await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(tempDir(), 'r.jsonl') });
+  await runIngest({
+    engine,
+    embedder: null,
+    parts: [SMALL.parts],
+    manufacturersFile: SMALL.manufacturers,
+    categoriesFile: SMALL.categories,
+    reportFile: path.join(tempDir(), 'r.jsonl'),
+  });
   return engine;
 }

@@ -10,7 +10,13 @@ describe('agentic retrieval without indexed vectors', () => {
     try {
       const embedder = tableEmbedder({});
       for (const retrieval of ['hybrid', 'vector', 'lexical', undefined] as const) {
-        const r = await agenticSearch(engine, embedder, false, { query: '0603 resistor', limit: 3, offset: 0, filters: {}, ...(retrieval ? { retrieval } : {}) });
+        const r = await agenticSearch(engine, embedder, false, {
+          query: '0603 resistor',
+          limit: 3,
+          offset: 0,
+          filters: {},
+          ...(retrieval ? { retrieval } : {}),
+        });
         expect(r.retrieval).toBe('lexical');
         expect(r.parts.length).toBe(3);
       }

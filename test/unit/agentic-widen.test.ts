@@ -42,17 +42,47 @@ describe('agentic search: the named-category tier', () => {
       bjt('SS2', 'NPN', 'SOT-23', 'PNP Small Signal Transistors'),
     ];
     fs.writeFileSync(path.join(dir, 'parts.jsonl'), parts.map((p) => JSON.stringify(p)).join('\n') + '\n');
-    fs.writeFileSync(path.join(dir, 'categories.json'), JSON.stringify([{ name: 'Transistors', children: [{ name: 'Transistors (NPN/PNP)' }, { name: 'Bipolar Transistors - BJT' }, { name: 'PNP Small Signal Transistors' }] }]));
+    fs.writeFileSync(
+      path.join(dir, 'categories.json'),
+      JSON.stringify([
+        { name: 'Transistors', children: [{ name: 'Transistors (NPN/PNP)' }, { name: 'Bipolar Transistors - BJT' }, { name: 'PNP Small Signal Transistors' }] },
+      ]),
+    );
     engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
     await engine.init();
-    await runIngest({ engine, embedder: null, parts: [path.join(dir, 'parts.jsonl')], categoriesFile: path.join(dir, 'categories.json'), reportFile: path.join(dir, 'r.jsonl') });
+    await runIngest({
+      engine,
+      embedder: null,
+      parts: [path.join(dir, 'parts.jsonl')],
+      categoriesFile: path.join(dir, 'categories.json'),
+      reportFile: path.join(dir, 'r.jsonl'),
+    });
     view = (await createCatalogProvider(engine).get())!;
   });
   afterAll(async () => engine?.close());
 
-  const named = async (query: string) => (await agenticSearch(engine, null, false, { query, limit: 10, offset: 0, filters: { status: ['active'] }, categories: view.categoryMatcher(), specNames: view.specNameIndex() })).namedCategories.map((m) => m.slug);
+  const named = async (query: string) =>
+    (
+      await agenticSearch(engine, null, false, {
+        query,
+        limit: 10,
+        offset: 0,
+        filters: { status: ['active'] },
+        categories: view.categoryMatcher(),
+        specNames: view.specNameIndex(),
+      })
+    ).namedCategories.map((m) => m.slug);
   const search = async (query: string) =>
-    (await agenticSearch(engine, null, false, { query, limit: 10, offset: 0, filters: { status: ['active'] }, categories: view.categoryMatcher(), specNames: view.specNameIndex() })).parts.map((p) => p.mpn);
+    (
+      await agenticSearch(engine, null, false, {
+        query,
+        limit: 10,
+        offset: 0,
+        filters: { status: ['active'] },
+        categories: view.categoryMatcher(),
+        specNames: view.specNameIndex(),
+      })
+    ).parts.map((p) => p.mpn);
 
   it('ranks family parts meeting every constraint with the named leaf when it holds fewer than 5 of them', async () => {
     const got = await search('pnp transistor sot-23');

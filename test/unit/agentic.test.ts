@@ -14,7 +14,12 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     expect(status).toBe(200);
     expect(mode).toBe('lexical-only');
     expect(body.hits).toBe(3);
-    expect(body.results.slice(0, 2).map((r: any) => r.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
+    expect(
+      body.results
+        .slice(0, 2)
+        .map((r: any) => r.mpn)
+        .sort(),
+    ).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
     expect(body.results[2].mpn).toBe('RC0603FR-074K7L');
   });
 
@@ -47,8 +52,8 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
   it('pages consistently when the query names a category (its parts first, then the rest)', async () => {
     const q = '10uF tantalum capacitors';
     const all = (await search(q, '&limit=6')).body.results.map((r: any) => r.mpn);
-    expect(all[0]).toBe('T491A106K016AT');                       // Tantalum Capacitors is named
-    expect(all.length).toBeGreaterThan(2);                        // other capacitors sharing words follow
+    expect(all[0]).toBe('T491A106K016AT'); // Tantalum Capacitors is named
+    expect(all.length).toBeGreaterThan(2); // other capacitors sharing words follow
     const pages = [];
     for (let offset = 0; offset < 6; offset += 2) pages.push(...(await search(q, `&limit=2&offset=${offset}`)).body.results.map((r: any) => r.mpn));
     expect(pages).toEqual(all);

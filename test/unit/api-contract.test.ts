@@ -81,7 +81,8 @@ describe('authentication', () => {
   it('throttles a key by its keyed hash: the spelling of the scheme does not make a new bucket', async () => {
     const { secret } = await api.key({ rateLimit: 3 });
     const statuses = [];
-    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'Bearer']) statuses.push((await api.get('/v1/usage', null, { Authorization: `${scheme} ${secret}` })).status);
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'Bearer'])
+      statuses.push((await api.get('/v1/usage', null, { Authorization: `${scheme} ${secret}` })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
@@ -152,7 +153,11 @@ describe('capabilities and payment', () => {
       expect((await quotaApi.get('/v1/parts/yageo/RC0603FR-0710KL', secret)).status).toBe(200);
       const res = await quotaApi.get('/v1/parts/yageo/RC0603FR-0710KL', secret);
       expect(res.status).toBe(402);
-      expect((await body(res)).error).toEqual({ type: 'usage_limit_exceeded', message: 'The monthly usage quota for part records is exhausted.', request_id: '<request id>' });
+      expect((await body(res)).error).toEqual({
+        type: 'usage_limit_exceeded',
+        message: 'The monthly usage quota for part records is exhausted.',
+        request_id: '<request id>',
+      });
     } finally {
       await quotaApi.close();
     }
@@ -187,7 +192,7 @@ describe('throttle', () => {
     expect(res.status).toBe(429);
   });
 
-  it('applies a key\'s own limit', async () => {
+  it("applies a key's own limit", async () => {
     const { secret } = await api.key({ rateLimit: 3 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await api.get('/v1/usage', secret)).status);
@@ -216,7 +221,9 @@ describe('error forms', () => {
     const res = await api.get(`/v1/parts/yageo/${'X'.repeat(201)}`, secret);
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({
-      detail: [{ loc: ['path', 'mpn'], msg: 'String should have at most 200 characters', type: 'string_too_long', input: 'X'.repeat(201), ctx: { limit: 200 } }],
+      detail: [
+        { loc: ['path', 'mpn'], msg: 'String should have at most 200 characters', type: 'string_too_long', input: 'X'.repeat(201), ctx: { limit: 200 } },
+      ],
     });
   });
 
@@ -248,7 +255,9 @@ describe('OpenAPI document', () => {
     const mounted = app.router.stack
       .filter((l) => l.path !== '/openapi.json')
       .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(l.path).replace(/[:*]([A-Za-z_]+)/g, '{$1}')}`));
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(new Set(documented)).toEqual(new Set(mounted));
     expect(mounted.length).toBe(apiRoutes(api.services).length);
   });

@@ -89,12 +89,21 @@ describe('category tree', () => {
     expect(t.ref('capacitors/film-capacitors')).toEqual({
       slug: 'capacitors/film-capacitors',
       name: 'Film Capacitors',
-      path: [{ slug: 'capacitors', name: 'Capacitors' }, { slug: 'capacitors/film-capacitors', name: 'Film Capacitors' }],
+      path: [
+        { slug: 'capacitors', name: 'Capacitors' },
+        { slug: 'capacitors/film-capacitors', name: 'Film Capacitors' },
+      ],
     });
   });
   it('sums part counts up the tree', () => {
     const t = CategoryTree.fromData(tree.toJSON());
-    t.setCounts(new Map([['capacitors/tantalum-capacitors', 3], ['capacitors', 1], ['adc-dac-data-conversion/rms-to-dc-converters-2', 2]]));
+    t.setCounts(
+      new Map([
+        ['capacitors/tantalum-capacitors', 3],
+        ['capacitors', 1],
+        ['adc-dac-data-conversion/rms-to-dc-converters-2', 2],
+      ]),
+    );
     expect(t.get('capacitors')).toMatchObject({ own_count: 1, part_count: 4 });
     expect(t.get('adc-dac-data-conversion')?.part_count).toBe(2);
     expect(t.get('capacitors/aluminum-electrolytic-capacitors-smd')?.part_count).toBe(0);
@@ -110,9 +119,20 @@ describe('part normalisation', () => {
       description: '10kΩ ±1% 0603',
       status: 'Not Recommended for New Designs',
       category: ['Resistors', 'Chip Resistor - Surface Mount'],
-      specs: [{ name: 'Resistance', value: '10kΩ' }, { name: 'Operating temperature', value: '-55℃~+155℃' }],
+      specs: [
+        { name: 'Resistance', value: '10kΩ' },
+        { name: 'Operating temperature', value: '-55℃~+155℃' },
+      ],
       offers: [
-        { distributor: 'LCSC', stock: 10, currency: 'USD', price_breaks: [[1, 0.01], [100, 0.002]] },
+        {
+          distributor: 'LCSC',
+          stock: 10,
+          currency: 'USD',
+          price_breaks: [
+            [1, 0.01],
+            [100, 0.002],
+          ],
+        },
         { distributor: 'X', stock: 5, currency: 'EUR', price_breaks: [[1, 0.0001]] },
       ],
       aliases: ['RC0603FR-0710KL', 'RC0603FR0710KL-ALT'],
@@ -132,7 +152,14 @@ describe('part normalisation', () => {
     expect(p.specs[1]).toMatchObject({ value: '-55℃~+155℃', num: null, min: -55, max: 155, unit: '℃' });
   });
   it('trusts num and unit given by the dump', () => {
-    expect(normaliseSpec({ name: 'Capacitance', value: '100nF', num: 1e-7, unit: 'F' })).toEqual({ name: 'Capacitance', value: '100nF', num: 1e-7, min: 1e-7, max: 1e-7, unit: 'F' });
+    expect(normaliseSpec({ name: 'Capacitance', value: '100nF', num: 1e-7, unit: 'F' })).toEqual({
+      name: 'Capacitance',
+      value: '100nF',
+      num: 1e-7,
+      min: 1e-7,
+      max: 1e-7,
+      unit: 'F',
+    });
   });
   it.each([
     ['Active', 'active'],

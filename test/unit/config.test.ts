@@ -4,7 +4,15 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 describe('configuration', () => {
   it('has a default for every key', () => {
     const c = loadConfig({ EMBEDDING_MODEL_DIR: 'none' });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', engine: 'sqlite', opensearchUrl: null, redisUrl: null, embeddingModelDir: null, logLevel: 'info' });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      engine: 'sqlite',
+      opensearchUrl: null,
+      redisUrl: null,
+      embeddingModelDir: null,
+      logLevel: 'info',
+    });
     expect(Object.isFrozen(c)).toBe(true);
   });
 

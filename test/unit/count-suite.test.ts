@@ -28,7 +28,11 @@ describe('count suite builder (count-suite.ts)', () => {
   });
 
   it('asks "dual"/"quad" per category and grades the asked count 3, the category 1, other categories 0', () => {
-    const parts = [...opamps('a', MIN_CATEGORY_PARTS + 10), ...opamps('b', 10), { slug: 'x/C1', active: true, category: { slug: 'caps', name: 'Capacitors' }, package: null, specs: [spec('Number of channels', '2')] }];
+    const parts = [
+      ...opamps('a', MIN_CATEGORY_PARTS + 10),
+      ...opamps('b', 10),
+      { slug: 'x/C1', active: true, category: { slug: 'caps', name: 'Capacitors' }, package: null, specs: [spec('Number of channels', '2')] },
+    ];
     const qs = buildCountSuite(parts, { suite: 't' });
     expect(qs.map((q) => q.query)).toEqual(['dual operational amplifiers', 'quad operational amplifiers']);
     const [dual, quad] = qs;

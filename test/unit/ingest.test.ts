@@ -12,7 +12,11 @@ const good = (mpn: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ mpn, manufacturer: 'Texas Instruments', description: `${mpn} regulator`, ...extra });
 
 function readReport(file: string): Record<string, unknown>[] {
-  return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('ingest pipeline (SQLite)', () => {
@@ -73,7 +77,15 @@ describe('ingest pipeline (SQLite)', () => {
     const { dir, engine } = open();
     const file = path.join(dir, 'dump.data');
     fs.writeFileSync(file, gzipSync(fs.readFileSync(SMALL.parts)));
-    const run = () => runIngest({ engine, embedder: null, parts: [file], manufacturersFile: SMALL.manufacturers, categoriesFile: SMALL.categories, reportFile: path.join(dir, 'r.jsonl') });
+    const run = () =>
+      runIngest({
+        engine,
+        embedder: null,
+        parts: [file],
+        manufacturersFile: SMALL.manufacturers,
+        categoriesFile: SMALL.categories,
+        reportFile: path.join(dir, 'r.jsonl'),
+      });
     const a = await run();
     const idsA = (await engine.textSearch({ text: null, filters: {}, limit: 100, offset: 0 })).hits.map((h) => h.id).sort();
     const metaA = await engine.meta();

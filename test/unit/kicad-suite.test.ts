@@ -10,7 +10,12 @@ const part = (slug: string, sourceId: string, description: string, leaf: string,
   package: null,
   specs: [],
 });
-const sym = (name: string, description: string | null, matches: string[], type = 'exact'): KicadSymbol => ({ name, description, lcsc_match_type: type, lcsc_matches: matches });
+const sym = (name: string, description: string | null, matches: string[], type = 'exact'): KicadSymbol => ({
+  name,
+  description,
+  lcsc_match_type: type,
+  lcsc_matches: matches,
+});
 
 describe('KiCad symbol suite builder (kicad-suite.ts)', () => {
   const parts = [
@@ -34,7 +39,13 @@ describe('KiCad symbol suite builder (kicad-suite.ts)', () => {
       { suite: 't', queries: 10, seed: 1 },
     );
     expect(qs).toHaveLength(1);
-    expect(qs[0]).toMatchObject({ id: 't-001', kind: 'nl', endpoint: 'agentic', query: 'Single NAND Gate, Low-Voltage CMOS', params: { part_status: ['active'] } });
+    expect(qs[0]).toMatchObject({
+      id: 't-001',
+      kind: 'nl',
+      endpoint: 'agentic',
+      query: 'Single NAND Gate, Low-Voltage CMOS',
+      params: { part_status: ['active'] },
+    });
     expect(qs[0]!.judgments).toEqual({ 'nexperia/74LVC1G00GW': 3, 'ti/SN74LVC1G00DBVR': 1, 'ti/SN74LVC1G02DBVR': 1 });
   });
 

@@ -74,7 +74,15 @@ describe('text normalisation', () => {
 
   it('stems plurals and -ing lightly, keeping short abbreviations', () => {
     expect(['capacitors', 'switches', 'batteries', 'mcus', 'ics', 'tvs', 'mos', 'sensing', 'sense'].map(stem)).toEqual([
-      'capacitor', 'switch', 'battery', 'mcu', 'ic', 'tvs', 'mos', 'sens', 'sens',
+      'capacitor',
+      'switch',
+      'battery',
+      'mcu',
+      'ic',
+      'tvs',
+      'mos',
+      'sens',
+      'sens',
     ]);
   });
 

@@ -37,7 +37,11 @@ describe('namedCategories', () => {
     expect(w.get('connectors/wire-to-board-connector')).toBe(true);
     expect(w.get('connectors/wire-to-board-wire-to-wire-connector')).toBe(false);
     // the same name under two roots: both named
-    expect(namedCategories(matcher, '1.6A 20V mosfets').map((m) => m.slug).sort()).toEqual(['discrete/mosfets', 'transistors/mosfets']);
+    expect(
+      namedCategories(matcher, '1.6A 20V mosfets')
+        .map((m) => m.slug)
+        .sort(),
+    ).toEqual(['discrete/mosfets', 'transistors/mosfets']);
   });
 
   it('names nothing when the query does not say a name (a resemblance is not enough), or without a matcher', () => {
@@ -52,7 +56,10 @@ describe('namedCategories', () => {
   });
 
   it('scores a part 2 in or under the exactly-named category, 1 in or under another named one, else 0', () => {
-    const w = new Map([['connectors', false], ['connectors/pin-headers', true]]);
+    const w = new Map([
+      ['connectors', false],
+      ['connectors/pin-headers', true],
+    ]);
     const ref = (slug: string) => ({ slug, path: slug.split('/').map((_, i, a) => ({ slug: a.slice(0, i + 1).join('/') })) });
     expect(namedCategoryScore(w, ref('connectors/pin-headers'))).toBe(2);
     expect(namedCategoryScore(w, ref('connectors/wire-to-board-connector'))).toBe(1);
@@ -70,10 +77,10 @@ describe('category paths', () => {
     expect(underCategory('capacitors', 'capacitors/tantalum')).toBe(false);
   });
 
-  it('narrows the named categories to the request\'s category filter, both ways, and to nothing when apart', () => {
+  it("narrows the named categories to the request's category filter, both ways, and to nothing when apart", () => {
     expect(intersectCategories(undefined, ['a/b', 'c'])).toEqual(['a/b', 'c']);
-    expect(intersectCategories(['a'], ['a/b', 'c'])).toEqual(['a/b']);          // a named category inside the filter
-    expect(intersectCategories(['a/b/x'], ['a/b'])).toEqual(['a/b/x']);         // a filter inside a named category
+    expect(intersectCategories(['a'], ['a/b', 'c'])).toEqual(['a/b']); // a named category inside the filter
+    expect(intersectCategories(['a/b/x'], ['a/b'])).toEqual(['a/b/x']); // a filter inside a named category
     expect(intersectCategories(['d'], ['a/b', 'c'])).toEqual([]);
   });
 });

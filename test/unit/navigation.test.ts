@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createUserList, editMembers, importLists, ListError } from '../../src/catalog/lists.ts';
 import { NOTICE_NO_LISTS, NOTICE_NO_OWN_LISTS } from '../../src/http/routes/lists.ts';
 import { API_ENGINES, startTestApi, useTestApi } from '../support/api.ts';
-import { SMALL, tempDir } from '../support/fixtures.ts';
+import { tempDir } from '../support/fixtures.ts';
 
 describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
   const t = useTestApi(engineKind);
@@ -35,7 +35,10 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
       const all = (await get('/v1/categories?all=true')).body.categories;
       expect(all).toHaveLength(12);
       expect(all[1]).toEqual({ slug: 'amplifiers/operational-amplifiers', name: 'Operational Amplifiers', has_children: false, part_count: 4 });
-      expect((await get('/v1/categories?parent=amplifiers&all=true')).body.categories.map((c: any) => c.slug)).toEqual(['amplifiers/operational-amplifiers', 'amplifiers/comparators']);
+      expect((await get('/v1/categories?parent=amplifiers&all=true')).body.categories.map((c: any) => c.slug)).toEqual([
+        'amplifiers/operational-amplifiers',
+        'amplifiers/comparators',
+      ]);
     });
 
     it('answers an unknown parent with 404 not_found', async () => {
@@ -59,7 +62,10 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
         slug: 'capacitors/tantalum-capacitors',
         name: 'Tantalum Capacitors',
         description: '',
-        path: [{ slug: 'capacitors', name: 'Capacitors' }, { slug: 'capacitors/tantalum-capacitors', name: 'Tantalum Capacitors' }],
+        path: [
+          { slug: 'capacitors', name: 'Capacitors' },
+          { slug: 'capacitors/tantalum-capacitors', name: 'Tantalum Capacitors' },
+        ],
         children: [],
         part_count: 1,
       });
@@ -77,7 +83,13 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     it('answers a slug with the manufacturer, its aliases and part count', async () => {
       const { status, body } = await get('/v1/manufacturers/texas-instruments');
       expect(status).toBe(200);
-      expect(body.manufacturer).toEqual({ slug: 'texas-instruments', name: 'Texas Instruments', logo: null, aliases: ['TI', 'TEXAS INSTRUMENTS'], part_count: 3 });
+      expect(body.manufacturer).toEqual({
+        slug: 'texas-instruments',
+        name: 'Texas Instruments',
+        logo: null,
+        aliases: ['TI', 'TEXAS INSTRUMENTS'],
+        part_count: 3,
+      });
       expect((await get('/v1/manufacturers/nope')).status).toBe(404);
     });
 
@@ -93,7 +105,9 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     it('validates match requests', async () => {
       const res = await t.api.post('/v1/manufacturers/match', { query: 'TI', limit: 16 }, t.secret);
       expect(res.status).toBe(422);
-      expect(((await res.json()) as any).detail).toEqual([{ loc: ['body', 'limit'], msg: 'Input should be less than or equal to 15', type: 'less_than_equal', input: 16, ctx: { limit: 15 } }]);
+      expect(((await res.json()) as any).detail).toEqual([
+        { loc: ['body', 'limit'], msg: 'Input should be less than or equal to 15', type: 'less_than_equal', input: 16, ctx: { limit: 15 } },
+      ]);
     });
   });
 
@@ -101,7 +115,12 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     it('resolves abbreviations to CategoryRefs with confidence', async () => {
       const res = await t.api.post('/v1/categories/match', { query: 'mlcc', limit: 3 }, t.secret);
       const body = (await res.json()) as any;
-      expect(body.results[0]).toMatchObject({ category: { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', path: [{ slug: 'capacitors' }, { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt' }] } });
+      expect(body.results[0]).toMatchObject({
+        category: {
+          slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt',
+          path: [{ slug: 'capacitors' }, { slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt' }],
+        },
+      });
       expect(body.results.length).toBeLessThanOrEqual(3);
     });
     it('answers nonsense with an empty list, not an error', async () => {
@@ -116,11 +135,19 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
       const { body } = await get('/v1/lists');
       expect(body.notice).toBe(NOTICE_NO_OWN_LISTS);
       expect(body.lists).toEqual([
-        { list_id: expect.stringMatching(/^lst_/), name: 'Test Basic', kind: 'curated', member_count: 2, slug: 'test-basic', description: 'Fixture list', updated_at: expect.any(String) },
+        {
+          list_id: expect.stringMatching(/^lst_/),
+          name: 'Test Basic',
+          kind: 'curated',
+          member_count: 2,
+          slug: 'test-basic',
+          description: 'Fixture list',
+          updated_at: expect.any(String),
+        },
       ]);
     });
 
-    it('shows the caller its own lists first, most recently updated first, and never another account\'s', async () => {
+    it("shows the caller its own lists first, most recently updated first, and never another account's", async () => {
       const a = await t.api.services.accounts.createAccount({ name: 'alice' });
       const b = await t.api.services.accounts.createAccount({ name: 'bob' });
       const ka = (await t.api.services.accounts.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 })).secret;
@@ -155,9 +182,24 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
     it('keeps list ids stable across re-import and reports members that match no part', async () => {
       const before = (await t.api.services.engine.meta())!.lists.find((l) => l.slug === 'test-basic')!;
       const file = path.join(tempDir(), 'lists.json');
-      fs.writeFileSync(file, JSON.stringify([{ name: 'Test Basic', kind: 'curated', slug: 'test-basic', members: [{ mpn: 'AO3400A', manufacturer: 'AOS' }, { mpn: 'GHOST1', manufacturer: 'TI' }] }]));
+      fs.writeFileSync(
+        file,
+        JSON.stringify([
+          {
+            name: 'Test Basic',
+            kind: 'curated',
+            slug: 'test-basic',
+            members: [
+              { mpn: 'AO3400A', manufacturer: 'AOS' },
+              { mpn: 'GHOST1', manufacturer: 'TI' },
+            ],
+          },
+        ]),
+      );
       const report = await importLists(t.api.services.engine, JSON.parse(fs.readFileSync(file, 'utf8')));
-      expect(report.lists).toEqual([{ list_id: before.list_id, name: 'Test Basic', kind: 'curated', member_count: 1, unmatched: [{ mpn: 'GHOST1', manufacturer: 'TI' }] }]);
+      expect(report.lists).toEqual([
+        { list_id: before.list_id, name: 'Test Basic', kind: 'curated', member_count: 1, unmatched: [{ mpn: 'GHOST1', manufacturer: 'TI' }] },
+      ]);
       const r = await t.api.services.engine.textSearch({ text: null, filters: { lists: [before.list_id] }, limit: 10, offset: 0 });
       expect((await t.api.services.engine.getParts(r.hits.map((h) => h.id))).map((p) => p.mpn)).toEqual(['AO3400A']);
     });
@@ -175,7 +217,7 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
         await bare.services.engine.saveMeta({ ...meta, lists: [] });
         const { secret: s } = await bare.key({ capabilities: ['parts:read'] });
         const res = await bare.get('/v1/lists', s);
-        expect(((await res.json()) as any)).toMatchObject({ lists: [], notice: NOTICE_NO_LISTS });
+        expect((await res.json()) as any).toMatchObject({ lists: [], notice: NOTICE_NO_LISTS });
       } finally {
         await bare.close();
       }

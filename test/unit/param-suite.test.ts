@@ -22,7 +22,10 @@ function resistors(): ParamPart[] {
 
 describe('parametric suite builder (param-suite.ts)', () => {
   it('asks for two numeric specs (and a package every other query) of a category, judged from the records', () => {
-    const parts = [...resistors(), { slug: 'other/C1', active: true, category: { slug: 'caps', name: 'Capacitors' }, package: '0603', specs: [spec('Resistance', '1kΩ', 1000, 'Ω')] }];
+    const parts = [
+      ...resistors(),
+      { slug: 'other/C1', active: true, category: { slug: 'caps', name: 'Capacitors' }, package: '0603', specs: [spec('Resistance', '1kΩ', 1000, 'Ω')] },
+    ];
     const qs = buildParamSuite(parts, { suite: 't', queries: 6, seed: 1 });
     expect(qs.length).toBeGreaterThan(1);
     for (const q of qs) {
@@ -42,13 +45,20 @@ describe('parametric suite builder (param-suite.ts)', () => {
     expect(new Set(qs.map((q) => q.query)).size).toBe(qs.length);
   });
 
-  it('judges parts of a same-named leaf category under another root as of the query\'s category', () => {
-    const twin: ParamPart = { slug: 'twin/R1', active: true, category: { slug: 'passives/chip', name: 'Chip resistors' }, package: '0603', specs: resistors()[1]!.specs };
+  it("judges parts of a same-named leaf category under another root as of the query's category", () => {
+    const twin: ParamPart = {
+      slug: 'twin/R1',
+      active: true,
+      category: { slug: 'passives/chip', name: 'Chip resistors' },
+      package: '0603',
+      specs: resistors()[1]!.specs,
+    };
     const qs = buildParamSuite([...resistors(), twin], { suite: 't', queries: 4, seed: 3 });
     expect(qs.length).toBeGreaterThan(0);
     for (const q of qs) expect(q.judgments['twin/R1'], q.query).toBe(q.judgments['acme/R1']);
     // a generic leaf name ("Others") is not merged across roots
-    const others = (root: string): ParamPart[] => resistors().map((p) => ({ ...p, slug: `${root}/${p.slug}`, category: { slug: `${root}/others`, name: 'Others' } }));
+    const others = (root: string): ParamPart[] =>
+      resistors().map((p) => ({ ...p, slug: `${root}/${p.slug}`, category: { slug: `${root}/others`, name: 'Others' } }));
     const oq = buildParamSuite([...others('a'), ...others('b')], { suite: 't', queries: 2, seed: 3 });
     expect(oq.length).toBeGreaterThan(0);
     for (const q of oq) {

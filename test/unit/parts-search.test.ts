@@ -29,7 +29,22 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
     it('returns fully enriched results: every PartSearchResult field present', async () => {
       const r = (await mpnSearch('TLV70033DDCR')).body.results[0];
       expect(Object.keys(r).sort()).toEqual(
-        ['canonical_id', 'categories', 'description', 'documents', 'id', 'images', 'long_description', 'manufacturer', 'mpn', 'offers', 'part_status', 'series', 'slug', 'specs'].sort(),
+        [
+          'canonical_id',
+          'categories',
+          'description',
+          'documents',
+          'id',
+          'images',
+          'long_description',
+          'manufacturer',
+          'mpn',
+          'offers',
+          'part_status',
+          'series',
+          'slug',
+          'specs',
+        ].sort(),
       );
       expect(r).toMatchObject({
         mpn: 'TLV70033DDCR',
@@ -87,8 +102,19 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(body.detail).toEqual([
         { loc: ['body', 'filters', 'categories', 0], msg: 'Unknown category "nope"', type: 'unknown_category', input: 'nope' },
         { loc: ['body', 'filters', 'specs', 'Resistence'], msg: 'Unknown spec name "Resistence"', type: 'unknown_spec', input: 'Resistence' },
-        { loc: ['body', 'filters', 'specs', 'Capacitance', 'unit'], msg: 'Unit "V" does not measure "Capacitance" (stored in F)', type: 'unit_mismatch', input: 'V', ctx: { expected: 'F' } },
-        { loc: ['body', 'filters', 'specs', 'Resistance'], msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: { gte: 10, lte: 1 } },
+        {
+          loc: ['body', 'filters', 'specs', 'Capacitance', 'unit'],
+          msg: 'Unit "V" does not measure "Capacitance" (stored in F)',
+          type: 'unit_mismatch',
+          input: 'V',
+          ctx: { expected: 'F' },
+        },
+        {
+          loc: ['body', 'filters', 'specs', 'Resistance'],
+          msg: 'The range is empty: its lower bound is above its upper bound',
+          type: 'range_invalid',
+          input: { gte: 10, lte: 1 },
+        },
       ]);
     });
 
@@ -111,11 +137,22 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       const { status, body } = await post('/v1/parts/search/facets', { filters: { categories: ['capacitors'] }, specs: ['Capacitance'] });
       expect(status).toBe(200);
       expect(body.total).toBe(3);
-      expect(body.specs.Capacitance).toMatchObject({ parts: 3, unit: 'F', values: [{ value: '10uF', count: 2 }, { value: '100nF', count: 1 }] });
+      expect(body.specs.Capacitance).toMatchObject({
+        parts: 3,
+        unit: 'F',
+        values: [
+          { value: '10uF', count: 2 },
+          { value: '100nF', count: 1 },
+        ],
+      });
       expect(body.specs.Capacitance.min).toBeCloseTo(1e-7);
       expect(body.available_specs).toEqual({ Capacitance: 3, 'Voltage Rated': 3, 'Temperature Coefficient': 2 });
       expect(body.manufacturers).toHaveLength(3);
-      expect(body.categories[0]).toEqual({ slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt', name: 'Multilayer Ceramic Capacitors MLCC - SMD/SMT', count: 2 });
+      expect(body.categories[0]).toEqual({
+        slug: 'capacitors/multilayer-ceramic-capacitors-mlcc-smd-smt',
+        name: 'Multilayer Ceramic Capacitors MLCC - SMD/SMT',
+        count: 2,
+      });
     });
   });
 });

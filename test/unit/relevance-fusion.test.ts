@@ -12,8 +12,14 @@ const ids = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a
 describe('fusion', () => {
   it('RRF sums 1 / (k + rank) over the lists', () => {
     const f = rrf([
-      [{ id: 1, score: 9 }, { id: 2, score: 5 }],
-      [{ id: 2, score: 0.9 }, { id: 3, score: 0.8 }],
+      [
+        { id: 1, score: 9 },
+        { id: 2, score: 5 },
+      ],
+      [
+        { id: 2, score: 0.9 },
+        { id: 3, score: 0.8 },
+      ],
     ]);
     expect(f.get(1)).toBeCloseTo(1 / (RRF_K + 1));
     expect(f.get(2)).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1));
@@ -21,14 +27,33 @@ describe('fusion', () => {
   });
 
   it('min-max maps a list to [0, 1], best 1 and worst 0; equal scores all 1', () => {
-    expect([...minMax([{ id: 1, score: 12 }, { id: 2, score: 7 }, { id: 3, score: 2 }]).values()]).toEqual([1, 0.5, 0]);
-    expect([...minMax([{ id: 1, score: 3 }, { id: 2, score: 3 }]).values()]).toEqual([1, 1]);
+    expect([
+      ...minMax([
+        { id: 1, score: 12 },
+        { id: 2, score: 7 },
+        { id: 3, score: 2 },
+      ]).values(),
+    ]).toEqual([1, 0.5, 0]);
+    expect([
+      ...minMax([
+        { id: 1, score: 3 },
+        { id: 2, score: 3 },
+      ]).values(),
+    ]).toEqual([1, 1]);
     expect(minMax([]).size).toBe(0);
   });
 
   it('normalised fusion weights BM25 and cosine, uses scores not ranks, and scores a missing part 0 in that list', () => {
-    const lex = [{ id: 1, score: 20 }, { id: 2, score: 19 }, { id: 3, score: 2 }];
-    const vec = [{ id: 3, score: 0.62 }, { id: 2, score: 0.6 }, { id: 4, score: 0.3 }];
+    const lex = [
+      { id: 1, score: 20 },
+      { id: 2, score: 19 },
+      { id: 3, score: 2 },
+    ];
+    const vec = [
+      { id: 3, score: 0.62 },
+      { id: 2, score: 0.6 },
+      { id: 4, score: 0.3 },
+    ];
     const f = normalizedFusion(lex, vec);
     const w = NORMALIZED_LEXICAL_WEIGHT;
     expect(f.get(1)).toBeCloseTo(w * 1);
@@ -70,7 +95,14 @@ describe('constraint satisfaction of the top 5', () => {
     });
     afterAll(async () => engine?.close());
 
-    const q = (id: string, query: string, kind: string, slug: string): RelevanceQuery => ({ id, suite: 'small', kind, query, endpoint: 'agentic', judgments: { [slug]: 3 } });
+    const q = (id: string, query: string, kind: string, slug: string): RelevanceQuery => ({
+      id,
+      suite: 'small',
+      kind,
+      query,
+      endpoint: 'agentic',
+      judgments: { [slug]: 3 },
+    });
     const queries: RelevanceQuery[] = [
       q('a1', '10k 0603 1% resistor', 'parametric', 'yageo/RC0603FR-0710KL'),
       q('a2', '3.3V LDO SOT-23-5', 'parametric', 'texas-instruments/TLV70033DDCR'),

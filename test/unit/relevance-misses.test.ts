@@ -4,7 +4,11 @@ import { findMisses, formatMisses } from '../../src/relevance/misses.ts';
 import type { RelevanceQuery } from '../../src/relevance/format.ts';
 
 const part = (pkg: string, specs: [string, string, number, string][]): PartRecord =>
-  ({ package: pkg, description: '', specs: specs.map(([name, value, num, unit]) => ({ name, value, num, min: null, max: null, unit })) }) as unknown as PartRecord;
+  ({
+    package: pkg,
+    description: '',
+    specs: specs.map(([name, value, num, unit]) => ({ name, value, num, min: null, max: null, unit })),
+  }) as unknown as PartRecord;
 
 describe('relevance misses (src/relevance/misses.ts)', () => {
   it('lists the parsed constraints each grade-3 part fails, with what it holds, and counts them by name', async () => {
@@ -23,7 +27,10 @@ describe('relevance misses (src/relevance/misses.ts)', () => {
       { query: '10k 0603 resistor', id: 'q1', slug: 'a/R2', constraint: 'Resistance equals 10000Ω [10k]', found: 'Resistance=4.7kΩ' },
       { query: '10k 0603 resistor', id: 'q1', slug: 'a/R2', constraint: 'package 0603', found: '0402' },
     ]);
-    expect(r.byName).toEqual([['Resistance', 1], ['package', 1]]);
+    expect(r.byName).toEqual([
+      ['Resistance', 1],
+      ['package', 1],
+    ]);
     expect(formatMisses(r)).toContain('meeting every parsed constraint of their query: 1');
   });
 });

@@ -26,7 +26,12 @@ describe('metrics', () => {
     expect(ndcgAt([], j)).toBe(0);
     // Only the top 10 count; the ideal is also cut at 10.
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, 1]));
-    expect(ndcgAt(Array.from({ length: 10 }, (_, i) => `p${i}`), many)).toBe(1);
+    expect(
+      ndcgAt(
+        Array.from({ length: 10 }, (_, i) => `p${i}`),
+        many,
+      ),
+    ).toBe(1);
     expect(ndcgAt([...Array.from({ length: 10 }, (_, i) => `q${i}`), 'p0'], many)).toBe(0);
   });
 
@@ -110,8 +115,23 @@ describe('runner on the small fixture (SQLite, lexical)', () => {
   afterAll(async () => engine?.close());
 
   const queries: RelevanceQuery[] = [
-    { id: 'm1', suite: 'small', kind: 'lower', query: 'lm358dr', endpoint: 'mpn', judgments: { 'texas-instruments/LM358DR': 3, 'texas-instruments/LM358DR2G': 1 } },
-    { id: 'a1', suite: 'small', kind: 'nl', query: '3.3V LDO SOT-23-5', endpoint: 'agentic', params: { retrieval: 'hybrid' }, judgments: { 'texas-instruments/TLV70033DDCR': 3 } },
+    {
+      id: 'm1',
+      suite: 'small',
+      kind: 'lower',
+      query: 'lm358dr',
+      endpoint: 'mpn',
+      judgments: { 'texas-instruments/LM358DR': 3, 'texas-instruments/LM358DR2G': 1 },
+    },
+    {
+      id: 'a1',
+      suite: 'small',
+      kind: 'nl',
+      query: '3.3V LDO SOT-23-5',
+      endpoint: 'agentic',
+      params: { retrieval: 'hybrid' },
+      judgments: { 'texas-instruments/TLV70033DDCR': 3 },
+    },
   ];
 
   it('runs mpn and agentic queries as the routes do; hybrid falls back to lexical without vectors', async () => {
@@ -137,9 +157,27 @@ describe('compare', () => {
     mean: meanMetrics(Object.values(scores).map((x) => ({ ndcg10: x, mrr: x, p1: x, p5: x, r10: x }))),
     byKind: {},
     retrieval: {},
-    results: Object.entries(scores).map(([id, x]) => ({ id, kind: null, query: id, endpoint: 'mpn', retrieval: null, metrics: { ndcg10: x, mrr: x, p1: x, p5: x, r10: x }, results: [], relevant: 1, ms: 0 })),
+    results: Object.entries(scores).map(([id, x]) => ({
+      id,
+      kind: null,
+      query: id,
+      endpoint: 'mpn',
+      retrieval: null,
+      metrics: { ndcg10: x, mrr: x, p1: x, p5: x, r10: x },
+      results: [],
+      relevant: 1,
+      ms: 0,
+    })),
   });
-  const report = (scores: Record<string, number>): RelevanceReport => ({ created_at: '', engine: 'sqlite', retrieval: null, embeddings: { model: null, vectors: false }, index: 'sample', parts: 0, suites: [suite(scores)] });
+  const report = (scores: Record<string, number>): RelevanceReport => ({
+    created_at: '',
+    engine: 'sqlite',
+    retrieval: null,
+    embeddings: { model: null, vectors: false },
+    index: 'sample',
+    parts: 0,
+    suites: [suite(scores)],
+  });
 
   it('counts wins, losses and ties and lists unmatched queries', () => {
     const [c] = compareReports(report({ q1: 0.5, q2: 1, q3: 0.7, q4: 1 }), report({ q1: 0.9, q2: 0.6, q3: 0.7, q5: 1 }));

@@ -11,8 +11,21 @@ const STATUSES = new Set(['active', 'engineering_sample', 'nrnd', 'ltb', 'obsole
 const DISTRIBUTORS = new Set(['LCSC', 'DigiKey', 'Mouser']);
 const LIBRARY_TYPES = new Set(['Basic', 'Preferred', 'Extended']);
 const PART_FIELDS = new Set([
-  'source_id', 'mpn', 'manufacturer', 'description', 'long_description', 'status', 'category', 'series',
-  'package', 'specs', 'images', 'documents', 'offers', 'aliases', 'attributes',
+  'source_id',
+  'mpn',
+  'manufacturer',
+  'description',
+  'long_description',
+  'status',
+  'category',
+  'series',
+  'package',
+  'specs',
+  'images',
+  'documents',
+  'offers',
+  'aliases',
+  'attributes',
 ]);
 
 const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -49,11 +62,15 @@ function validatePart(p: unknown): string[] {
   }
   if (p.images !== undefined) {
     if (!Array.isArray(p.images)) err('images must be an array');
-    else for (const i of p.images) if (!isObj(i) || !isStr(i.url) || !i.url.startsWith('https://') || (i.caption !== undefined && !isStr(i.caption))) err('bad image');
+    else
+      for (const i of p.images)
+        if (!isObj(i) || !isStr(i.url) || !i.url.startsWith('https://') || (i.caption !== undefined && !isStr(i.caption))) err('bad image');
   }
   if (p.documents !== undefined) {
     if (!Array.isArray(p.documents)) err('documents must be an array');
-    else for (const d of p.documents) if (!isObj(d) || !isNonEmpty(d.name) || !isNonEmpty(d.type) || !isStr(d.url) || !d.url.startsWith('https://')) err('bad document');
+    else
+      for (const d of p.documents)
+        if (!isObj(d) || !isNonEmpty(d.name) || !isNonEmpty(d.type) || !isStr(d.url) || !d.url.startsWith('https://')) err('bad document');
   }
   if (p.offers !== undefined) {
     if (!Array.isArray(p.offers)) err('offers must be an array');
@@ -289,7 +306,11 @@ describe('sample catalogue generator', () => {
     it('has mostly active parts and every lifecycle status, including mixed case', () => {
       const statuses = parts.map((p) => p.status as string | undefined);
       expect(statuses.filter((s) => s?.toLowerCase() === 'active').length / parts.length).toBeGreaterThan(0.75);
-      for (const s of STATUSES) expect(statuses.some((x) => x?.toLowerCase() === s), s).toBe(true);
+      for (const s of STATUSES)
+        expect(
+          statuses.some((x) => x?.toLowerCase() === s),
+          s,
+        ).toBe(true);
       expect(statuses).toContain('Active');
     });
 
@@ -321,9 +342,28 @@ describe('sample catalogue generator', () => {
     it('includes the well-known parts the docs refer to', () => {
       const mpns = new Set(parts.map((p) => p.mpn));
       for (const mpn of [
-        'RC0603FR-0710KL', '0603WAF1002T5E', 'GRM188R71H104KA93D', 'CL10B104KB8NNNC', 'LM358DR', 'LM358D', 'LM358DGKR',
-        'TLV70033DDCR', 'LD1117S33TR', 'AMS1117-3.3', 'AO3400A', '2N7002LT1G', 'MMBT3904LT1G', 'BAT54', '1N4148W',
-        'BZT52C5V1', 'ABM8-16.000MHZ-B2-T', 'STM32F103C8T6', 'STM32G031K8T6', 'ESP32-WROOM-32E-N4', 'NE555DR', 'SN74LVC1G00DBVR',
+        'RC0603FR-0710KL',
+        '0603WAF1002T5E',
+        'GRM188R71H104KA93D',
+        'CL10B104KB8NNNC',
+        'LM358DR',
+        'LM358D',
+        'LM358DGKR',
+        'TLV70033DDCR',
+        'LD1117S33TR',
+        'AMS1117-3.3',
+        'AO3400A',
+        '2N7002LT1G',
+        'MMBT3904LT1G',
+        'BAT54',
+        '1N4148W',
+        'BZT52C5V1',
+        'ABM8-16.000MHZ-B2-T',
+        'STM32F103C8T6',
+        'STM32G031K8T6',
+        'ESP32-WROOM-32E-N4',
+        'NE555DR',
+        'SN74LVC1G00DBVR',
       ]) {
         expect(mpns.has(mpn), mpn).toBe(true);
       }

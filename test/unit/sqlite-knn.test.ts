@@ -44,7 +44,15 @@ describe.each([
     const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
     engine = createSqliteEngine({ file: path.join(dir, 'p.db'), memoryVectors });
     await engine.init();
-    await runIngest({ engine, embedder: hashEmbedder, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, listsFile: files.listsFile, reportFile: path.join(dir, 'r.jsonl') });
+    await runIngest({
+      engine,
+      embedder: hashEmbedder,
+      parts: [files.partsFile],
+      manufacturersFile: files.manufacturersFile,
+      categoriesFile: files.categoriesFile,
+      listsFile: files.listsFile,
+      reportFile: path.join(dir, 'r.jsonl'),
+    });
   }, 60_000);
 
   /** Brute force: every part passing the filters, by cosine to q, best first. */
@@ -72,17 +80,27 @@ describe.each([
     const list = (await engine.meta())!.lists[0]!.list_id;
     const specs = await engine.facets({ text: null, filters: { categories: [large.slug] }, specValues: [], size: 5 });
     const specName = Object.keys(specs.specNames)[0]!;
-    const value = (await engine.facets({ text: null, filters: { categories: [large.slug] }, specValues: [specName], size: 1 })).specValues[specName]!.values[0]!.value;
+    const value = (await engine.facets({ text: null, filters: { categories: [large.slug] }, specValues: [specName], size: 1 })).specValues[specName]!.values[0]!
+      .value;
     const cases: EngineFilters[] = [
-      {}, { status: ['active'] }, { categories: [large.slug] }, { categories: [rare.slug] }, { categories: [rare.slug], status: ['obsolete'] },
-      { lists: [list] }, { lists: [list], status: ['active'] }, { specs: [{ name: specName, values: [value] }] },
+      {},
+      { status: ['active'] },
+      { categories: [large.slug] },
+      { categories: [rare.slug] },
+      { categories: [rare.slug], status: ['obsolete'] },
+      { lists: [list] },
+      { lists: [list], status: ['active'] },
+      { specs: [{ name: specName, values: [value] }] },
     ];
     for (const [i, filters] of cases.entries()) {
       for (const seed of ['a', 'b']) {
         const q = vectorOf(`query ${seed} ${i}`);
         const got = await engine.knn(q, 25, filters);
         const want = await bruteForce(q, 25, filters);
-        expect(got.map((h) => h.id), JSON.stringify(filters)).toEqual(want.map((h) => h.id));
+        expect(
+          got.map((h) => h.id),
+          JSON.stringify(filters),
+        ).toEqual(want.map((h) => h.id));
         got.forEach((h, j) => expect(h.score).toBeCloseTo(want[j]!.score, 5));
       }
     }
@@ -91,7 +109,9 @@ describe.each([
   it('text search within a rare category (the plain-join path of selective filters) gives each hit its category', async () => {
     const facets = await engine.facets({ text: null, filters: {}, size: 100 });
     const rare = [...facets.categories].sort((a, b) => a.count - b.count)[0]!;
-    const [member] = await engine.getParts((await engine.textSearch({ text: null, filters: { categories: [rare.slug] }, limit: 1, offset: 0 })).hits.map((h) => h.id));
+    const [member] = await engine.getParts(
+      (await engine.textSearch({ text: null, filters: { categories: [rare.slug] }, limit: 1, offset: 0 })).hits.map((h) => h.id),
+    );
     // the commonest word of a rare part's description (or of its category's name): few of the ranked rows pass the filter
     let word = '';
     let most = 0;

@@ -28,7 +28,15 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     const file = (dbFile = path.join(dir, 'p.db'));
     auto = createSqliteEngine({ file });
     await auto.init();
-    await runIngest({ engine: auto, embedder: null, parts: [files.partsFile], manufacturersFile: files.manufacturersFile, categoriesFile: files.categoriesFile, listsFile: files.listsFile, reportFile: path.join(dir, 'r.jsonl') });
+    await runIngest({
+      engine: auto,
+      embedder: null,
+      parts: [files.partsFile],
+      manufacturersFile: files.manufacturersFile,
+      categoriesFile: files.categoriesFile,
+      listsFile: files.listsFile,
+      reportFile: path.join(dir, 'r.jsonl'),
+    });
     probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan' } });
     seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek' } });
     const meta = (await auto.meta())!;
@@ -51,7 +59,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
   it('leaves planner statistics for the new version, and its (status, stock) index', () => {
     const db = new Database(dbFile, { readonly: true });
     try {
-      const live = (db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string);
+      const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
       const stats = db.prepare('SELECT idx FROM sqlite_stat1 WHERE tbl = ?').pluck().all(`parts_${live}`) as string[];
       expect(stats).toContain(`parts_${live}_status_stock`);
       expect(db.prepare('SELECT count(*) FROM sqlite_stat1 WHERE tbl = ?').pluck().get(`specs_${live}`)).toBeGreaterThan(0);
@@ -78,7 +86,10 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       expect(fp, name).toEqual(fa);
       expect(fs, name).toEqual(fa);
       // the counts add up to the set
-      expect(fa.manufacturers.reduce((n, m) => n + m.count, 0), name).toBeLessThanOrEqual(fa.total);
+      expect(
+        fa.manufacturers.reduce((n, m) => n + m.count, 0),
+        name,
+      ).toBeLessThanOrEqual(fa.total);
       expect(fa.specNames[specName] ?? 0, name).toBeLessThanOrEqual(fa.total);
     }
   }, 60_000);

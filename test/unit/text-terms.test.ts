@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { textTokens } from '../../src/engines/text-tokens.ts';
 import { orMatch, textTerms } from '../../src/engines/sqlite/text.ts';
 
-
 describe('query terms (sqlite/text.ts textTerms, over text-tokens.ts tokens)', () => {
   it('keeps a hyphenated compound together as a phrase of its words', () => {
     expect(textTerms('3.3V LDO SOT-23-5')).toEqual([['3.3v'], ['ldo'], ['sot', '23', '5']]);

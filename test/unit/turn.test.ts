@@ -29,10 +29,13 @@ describe('turn batcher (group commit)', () => {
 
   it('splits a large turn into runs of at most max items; flush() sends at once', async () => {
     const sizes: number[] = [];
-    const b = createTurnBatcher<number, number>(async (xs) => {
-      sizes.push(xs.length);
-      return xs;
-    }, { max: 4 });
+    const b = createTurnBatcher<number, number>(
+      async (xs) => {
+        sizes.push(xs.length);
+        return xs;
+      },
+      { max: 4 },
+    );
     await Promise.all(Array.from({ length: 10 }, (_, i) => b.add(i)));
     expect(sizes).toEqual([4, 4, 2]);
     const p = b.add(7);

@@ -219,10 +219,7 @@ function rankGroups(scored: Scored[], limit: number): CategoryMatch[] {
       slug: members[0]!.entry.slug,
     };
   });
-  ranked.sort(
-    (a, b) =>
-      b.confidence - a.confidence || b.rank - a.rank || b.depth - a.depth || b.parts - a.parts || (a.slug < b.slug ? -1 : 1),
-  );
+  ranked.sort((a, b) => b.confidence - a.confidence || b.rank - a.rank || b.depth - a.depth || b.parts - a.parts || (a.slug < b.slug ? -1 : 1));
   const out: CategoryMatch[] = [];
   for (const g of ranked) {
     for (const m of g.members) {

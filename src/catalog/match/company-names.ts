@@ -94,10 +94,7 @@ function abbreviationIndex(table: Readonly<Record<string, readonly string[]>>): 
 
 const DEFAULT_ABBREVIATIONS = abbreviationIndex(MANUFACTURER_ABBREVIATIONS);
 
-export function formsOf(
-  m: { name: string; aliases: readonly string[] },
-  abbreviations: Map<string, string[]> = DEFAULT_ABBREVIATIONS,
-): Form[] {
+export function formsOf(m: { name: string; aliases: readonly string[] }, abbreviations: Map<string, string[]> = DEFAULT_ABBREVIATIONS): Form[] {
   const seen = new Set<string>();
   const out: Form[] = [];
   const add = (text: string, kind: FormKind) => {

@@ -135,9 +135,7 @@ export function createManufacturerMatcher(manufacturers: readonly Manufacturer[]
       scoreKeys(q.key, q.coreKey, raise);
       liftVariants(scores);
     }
-    const out = [...scores]
-      .map(([idx, s]) => ({ e: entries[idx]!, confidence: Math.round(s) }))
-      .filter((r) => r.confidence >= MANUFACTURER_FLOOR);
+    const out = [...scores].map(([idx, s]) => ({ e: entries[idx]!, confidence: Math.round(s) })).filter((r) => r.confidence >= MANUFACTURER_FLOOR);
     out.sort((a, b) => b.confidence - a.confidence || b.e.partCount - a.e.partCount || (a.e.name < b.e.name ? -1 : 1));
     return out.slice(0, limit).map((r) => ({ slug: r.e.slug, confidence: r.confidence }));
   }

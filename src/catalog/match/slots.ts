@@ -72,7 +72,7 @@ function typoEntry(word: string, table: PhraseTable): string[][] | undefined {
 export function toSlots(query: string, table: PhraseTable, known: (term: string) => boolean = () => true): Slot[] {
   const q = toTerms(query).slice(0, MAX_QUERY_TERMS);
   const slots: Slot[] = [];
-  for (let i = 0; i < q.length; ) {
+  for (let i = 0; i < q.length;) {
     let taken = 0;
     for (let n = Math.min(table.longest, q.length - i); n >= 1 && !taken; n--) {
       const typed = q.slice(i, i + n);

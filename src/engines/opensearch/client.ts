@@ -63,8 +63,19 @@ export class OpenSearchError extends Error {
 }
 
 const TRANSIENT_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 export function isTransientStatus(status: number): boolean {
@@ -98,7 +109,7 @@ function errorInfo(body: unknown): { type: string; reason: string } {
     const reason = [e.reason, e.caused_by?.reason].filter(Boolean).join(': ') || root?.reason || JSON.stringify(err);
     return { type: e.type ?? root?.type ?? 'error', reason };
   }
-  return { type: 'error', reason: typeof body === 'string' ? body.slice(0, 500) : JSON.stringify(body)?.slice(0, 500) ?? 'unknown' };
+  return { type: 'error', reason: typeof body === 'string' ? body.slice(0, 500) : (JSON.stringify(body)?.slice(0, 500) ?? 'unknown') };
 }
 
 function describe(e: unknown): string {

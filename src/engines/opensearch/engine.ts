@@ -10,8 +10,19 @@ import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
-  EngineFilters, EngineInfo, FacetRequest, FacetResult, MpnCandidate, MpnHit, MpnLookupRequest, MpnSearchRequest, MpnTier, ScoredId, SearchEngine,
-  TextSearchRequest, TextSearchResult, VectorHit,
+  EngineFilters,
+  EngineInfo,
+  FacetRequest,
+  FacetResult,
+  MpnCandidate,
+  MpnHit,
+  MpnLookupRequest,
+  MpnSearchRequest,
+  MpnTier,
+  SearchEngine,
+  TextSearchRequest,
+  TextSearchResult,
+  VectorHit,
 } from '../port.ts';
 import { createClient, OpenSearchError, type OsClient, type OsClientOptions } from './client.ts';
 import { keySort } from './documents.ts';
@@ -22,10 +33,22 @@ import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
 import { createRecordStore, RECORD_SOURCE, recordOf, recordRequest } from './records.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
-import { metaIndexBody, VECTOR_FIELD } from './mappings.ts';
+import { metaIndexBody } from './mappings.ts';
 import {
-  aliasKeyQuery, cosineFromScore, facetAggs, fuzzyQuery, infixQuery, keyMatches, knnQuery, mpnKeyQuery, mpnSearchQuery, parseFacets,
-  SCORE_ORDER, STOCK_ORDER, textQuery, textTokens,
+  aliasKeyQuery,
+  cosineFromScore,
+  facetAggs,
+  fuzzyQuery,
+  infixQuery,
+  keyMatches,
+  knnQuery,
+  mpnKeyQuery,
+  mpnSearchQuery,
+  parseFacets,
+  SCORE_ORDER,
+  STOCK_ORDER,
+  textQuery,
+  textTokens,
 } from './queries.ts';
 
 export interface OpenSearchEngineOptions {
@@ -126,12 +149,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       .map((h) => ({ id: Number(h._id), k: String(h._source?.mpn_norm ?? '') }))
       .map((c) => ({ ...c, d: editDistance(key, c.k, maxEdits) }))
       .filter((c) => c.d <= maxEdits)
-      .sort(
-        (a, b) =>
-          a.d - b.d ||
-          Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) ||
-          (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id),
-      );
+      .sort((a, b) => a.d - b.d || Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
     for (const c of scored) add(c.id, c.k, false);
     return [...hits.values()].slice(0, limit);
   }
@@ -148,7 +166,13 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const maxEdits = fuzzyEdits(key);
     const query = (fuzzy: 'with' | 'only' | 'without') =>
       search(
-        mpnSearchQuery(key, req.filters ?? {}, limit * 5, { variantMax: VARIANT_SUFFIX_MAX, infixMin: INFIX_MIN_KEY, fuzzyMin: FUZZY_MIN_KEY, fuzzyEdits: maxEdits, fuzzy }),
+        mpnSearchQuery(key, req.filters ?? {}, limit * 5, {
+          variantMax: VARIANT_SUFFIX_MAX,
+          infixMin: INFIX_MIN_KEY,
+          fuzzyMin: FUZZY_MIN_KEY,
+          fuzzyEdits: maxEdits,
+          fuzzy,
+        }),
       );
     // The fuzzy clause costs more than all the others together at 578k parts (its automaton walks
     // the whole term dictionary) and only counts when nothing stronger matched: by default it is
@@ -185,7 +209,8 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
           a.d - b.d ||
           // fuzzy: closest length, then key (the SQLite adapter's order); other tiers: shorter key first
           (a.rank === 7
-            ? Math.abs(a.c.matched.length - key.length) - Math.abs(b.c.matched.length - key.length) || (a.c.matched < b.c.matched ? -1 : a.c.matched > b.c.matched ? 1 : 0)
+            ? Math.abs(a.c.matched.length - key.length) - Math.abs(b.c.matched.length - key.length) ||
+              (a.c.matched < b.c.matched ? -1 : a.c.matched > b.c.matched ? 1 : 0)
             : byKey(a.c.matched, b.c.matched)) ||
           a.c.id - b.c.id,
       )
@@ -273,10 +298,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     open();
     const exact = await partWhere([{ term: { 'manufacturer.slug': mfr } }, { term: { mpn_slug: mpnSlug } }]);
     if (exact) return { part: exact, exact: true };
-    const loose = await partWhere([
-      { term: { 'manufacturer.slug': mfr.toLowerCase() } },
-      { term: { 'mpn_slug.lower': mpnSlug.toLowerCase() } },
-    ]);
+    const loose = await partWhere([{ term: { 'manufacturer.slug': mfr.toLowerCase() } }, { term: { 'mpn_slug.lower': mpnSlug.toLowerCase() } }]);
     return loose ? { part: loose, exact: false } : null;
   }
 

@@ -71,15 +71,13 @@ export async function setListMembership(ctx: ListContext, listId: string, partId
   for (const c of chunks) {
     joining.push(...(await idsWhere(search, live, { bool: { filter: [{ ids: { values: c } }], must_not: [{ term: { lists: listId } }] } })));
   }
-  const actions = [
-    ...leaving.map((id) => ({ id, source: REMOVE_LIST })),
-    ...joining.map((id) => ({ id, source: ADD_LIST })),
-  ];
+  const actions = [...leaving.map((id) => ({ id, source: REMOVE_LIST })), ...joining.map((id) => ({ id, source: ADD_LIST }))];
   for (let i = 0; i < actions.length; i += 1000) {
     const ndjson = actions
       .slice(i, i + 1000)
-      .map((a) =>
-        `${JSON.stringify({ update: { _id: a.id, retry_on_conflict: 5 } })}\n${JSON.stringify({ script: { lang: 'painless', source: a.source, params: { list: listId } } })}\n`,
+      .map(
+        (a) =>
+          `${JSON.stringify({ update: { _id: a.id, retry_on_conflict: 5 } })}\n${JSON.stringify({ script: { lang: 'painless', source: a.source, params: { list: listId } } })}\n`,
       )
       .join('');
     const r = await client.send<{ errors: boolean; items: Record<string, { _id: string; status: number; error?: { type?: string; reason?: string } }>[] }>({

@@ -92,7 +92,10 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
       }
       if (e instanceof OpenSearchError) {
         const named = items.slice(0, 3).map((i) => `${i.part.record.manufacturer.name} ${i.part.record.mpn} (id ${i.part.record.id})`);
-        throw new Error(`a bulk request of ${items.length} records (${named.join(', ')}${items.length > 3 ? ', ...' : ''}) to ${version} failed: ${e.message}`, { cause: e });
+        throw new Error(
+          `a bulk request of ${items.length} records (${named.join(', ')}${items.length > 3 ? ', ...' : ''}) to ${version} failed: ${e.message}`,
+          { cause: e },
+        );
       }
       throw e;
     }

@@ -20,7 +20,13 @@ const RESULT_WINDOW = 10_000;
  * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
  * first skipping `offset` hits (sort values only), then collecting `limit`.
  */
-export async function page(search: (body: Dsl) => Promise<SearchResponse | null>, body: Dsl, offset: number, limit: number, exactTotal = true): Promise<{ total: number; hits: Hit[] }> {
+export async function page(
+  search: (body: Dsl) => Promise<SearchResponse | null>,
+  body: Dsl,
+  offset: number,
+  limit: number,
+  exactTotal = true,
+): Promise<{ total: number; hits: Hit[] }> {
   if (offset + limit <= RESULT_WINDOW) {
     const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal });
     const hits = r?.hits.hits ?? [];
@@ -29,7 +35,7 @@ export async function page(search: (body: Dsl) => Promise<SearchResponse | null>
   let total = 0;
   let after: unknown[] | undefined;
   const out: Hit[] = [];
-  for (let toSkip = offset, toTake = limit; toSkip > 0 || toTake > 0; ) {
+  for (let toSkip = offset, toTake = limit; toSkip > 0 || toTake > 0;) {
     const skipping = toSkip > 0;
     const size = Math.min(RESULT_WINDOW, skipping ? toSkip : toTake);
     const r = await search({
@@ -42,7 +48,10 @@ export async function page(search: (body: Dsl) => Promise<SearchResponse | null>
     if (after === undefined) total = r?.hits.total?.value ?? 0;
     const hits = r?.hits.hits ?? [];
     if (skipping) toSkip -= hits.length;
-    else (out.push(...hits), (toTake -= hits.length));
+    else {
+      out.push(...hits);
+      toTake -= hits.length;
+    }
     if (hits.length < size) break;
     after = hits[hits.length - 1]!.sort;
   }

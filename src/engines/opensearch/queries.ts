@@ -106,20 +106,23 @@ export function mpnSearchQuery(
   const fuzzy = opts.fuzzy ?? 'with';
   const scored = (boost: number, filter: Dsl | Dsl[]) => ({ constant_score: { filter: Array.isArray(filter) ? { bool: { filter } } : filter, boost } });
   const longest = keySort(`${key}${'x'.repeat(opts.variantMax + 1)}`).slice(0, 4);
-  const clauses: Dsl[] = fuzzy === 'only' ? [] : [
-    scored(MPN_TIER_SCORE.exact, { term: { mpn_norm: key } }),
-    scored(MPN_TIER_SCORE.aliasExact, { term: { aliases_norm: key } }),
-    scored(MPN_TIER_SCORE.variant, [keyClause('mpn_norm', key, 'prefix'), { range: { mpn_len: { lte: key.length + opts.variantMax } } }]),
-    scored(MPN_TIER_SCORE.aliasVariant, {
-      nested: {
-        path: 'alias_keys',
-        score_mode: 'none',
-        query: { bool: { filter: [keyClause('alias_keys.key', key, 'prefix'), { range: { 'alias_keys.sort': { lt: longest } } }] } },
-      },
-    }),
-    scored(MPN_TIER_SCORE.prefix, keyClause('mpn_norm', key, 'prefix')),
-    scored(MPN_TIER_SCORE.aliasPrefix, keyClause('aliases_norm', key, 'prefix')),
-  ];
+  const clauses: Dsl[] =
+    fuzzy === 'only'
+      ? []
+      : [
+          scored(MPN_TIER_SCORE.exact, { term: { mpn_norm: key } }),
+          scored(MPN_TIER_SCORE.aliasExact, { term: { aliases_norm: key } }),
+          scored(MPN_TIER_SCORE.variant, [keyClause('mpn_norm', key, 'prefix'), { range: { mpn_len: { lte: key.length + opts.variantMax } } }]),
+          scored(MPN_TIER_SCORE.aliasVariant, {
+            nested: {
+              path: 'alias_keys',
+              score_mode: 'none',
+              query: { bool: { filter: [keyClause('alias_keys.key', key, 'prefix'), { range: { 'alias_keys.sort': { lt: longest } } }] } },
+            },
+          }),
+          scored(MPN_TIER_SCORE.prefix, keyClause('mpn_norm', key, 'prefix')),
+          scored(MPN_TIER_SCORE.aliasPrefix, keyClause('aliases_norm', key, 'prefix')),
+        ];
   if (key.length >= opts.infixMin && fuzzy !== 'only') clauses.push(scored(MPN_TIER_SCORE.infix, { match_phrase: { 'mpn_norm.infix': { query: key } } }));
   if (key.length >= opts.fuzzyMin && fuzzy !== 'without') {
     clauses.push({
@@ -150,15 +153,7 @@ export function keyMatches(candidate: string, key: string, mode: MpnMode): boole
 export { textTokens } from '../text-tokens.ts';
 
 /** The SQLite adapter's FTS column weights (schema.ts FTS_COLUMNS), as field boosts. */
-const TEXT_FIELDS = [
-  'mpn_text^10',
-  'manufacturer.name^4',
-  'description^3',
-  'long_description^1',
-  'category.names^2',
-  'package^3',
-  'specs_text^1.5',
-];
+const TEXT_FIELDS = ['mpn_text^10', 'manufacturer.name^4', 'description^3', 'long_description^1', 'category.names^2', 'package^3', 'specs_text^1.5'];
 /** Stemmed subfields: scoring only (inside a bool with a must, should clauses never widen the set). */
 const STEMMED_FIELDS = ['description.en^1.5', 'long_description.en^0.5', 'category.names.en^1', 'specs_text.en^0.75'];
 

@@ -35,7 +35,8 @@ export const RECORD_SOURCE = ['record', RECORD_FIELD, 'lists'];
  */
 export function recordOf(h: Hit): PartRecord | undefined {
   const json = h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
-  if (typeof json === 'string') return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]) };
+  if (typeof json === 'string')
+    return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]) };
   const record = h._source?.record as PartRecord | undefined;
   // List edits append to `record.lists` in versions that keep the record in _source.
   return record ? { ...record, lists: listIds(record.lists ?? []) } : undefined;

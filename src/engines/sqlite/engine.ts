@@ -12,8 +12,18 @@ import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import type {
-  EngineFilters, EngineInfo, EngineLoader, FacetRequest, FacetResult, MpnHit, MpnLookupRequest,
-  ScoredId, SearchEngine, TextHit, TextSearchRequest, TextSearchResult, VectorHit,
+  EngineFilters,
+  EngineInfo,
+  FacetRequest,
+  FacetResult,
+  MpnHit,
+  MpnLookupRequest,
+  ScoredId,
+  SearchEngine,
+  TextHit,
+  TextSearchRequest,
+  TextSearchResult,
+  VectorHit,
 } from '../port.ts';
 import { filterSql, type FilterSql } from './filters.ts';
 import { versionTables, type VersionTables } from './schema.ts';
@@ -25,7 +35,6 @@ import { parsedRecords, recordTexts, withLazyRecords } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { fuzzyEdits, tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
-
 
 /** A list or spec set holding at least this share of the parts (and BROAD_SET_MIN) is broad: see broadSets. */
 const BROAD_SET_SHARE = 1 / 4;
@@ -41,7 +50,6 @@ export interface SqliteEngineOptions {
   /** Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts (facets). */
   plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan' };
 }
-
 
 export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const db = openSqliteDb(opts.file);
@@ -75,13 +83,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       live = l;
       stmts.clear();
       metaCache = null;
-      hasVectors =
-        live !== null &&
-        db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vec_${live}`) !== undefined;
+      hasVectors = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`vec_${live}`) !== undefined;
       // Versions loaded before the (status, stock) index existed keep the set-driven plans (broadSets).
-      hasStatusIndex =
-        live !== null &&
-        db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(`${versionTables(live).parts}_status_stock`) !== undefined;
+      hasStatusIndex = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`${versionTables(live).parts}_status_stock`) !== undefined;
     }
   }
 
@@ -115,9 +119,11 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       const keyParams = req.mode === 'exact' ? [req.key] : [req.key, `${req.key}\uffff`];
       const order = 'ORDER BY length(k), k, id';
       add(
-        stmt(
-          `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm ${cond.replace('{col}', 'p.mpn_norm')} AND ${f.sql} ${order} LIMIT ?`,
-        ).all(...keyParams, ...f.params, limit) as { id: number; k: string }[],
+        stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm ${cond.replace('{col}', 'p.mpn_norm')} AND ${f.sql} ${order} LIMIT ?`).all(
+          ...keyParams,
+          ...f.params,
+          limit,
+        ) as { id: number; k: string }[],
         false,
       );
       if (withAliases && hits.size < limit) {
@@ -144,11 +150,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
         ? stmt(
             `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.tri} x JOIN ${t.parts} p ON p.rowid = x.rowid WHERE ${t.tri} MATCH ? AND p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`,
           ).all(grams, like, ...f.params, limit)
-        : stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`).all(
-            like,
-            ...f.params,
-            limit,
-          );
+        : stmt(
+            `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p WHERE p.mpn_norm LIKE ? AND ${f.sql} ORDER BY length(p.mpn_norm), p.mpn_norm, p.id LIMIT ?`,
+          ).all(like, ...f.params, limit);
       add(rows as { id: number; k: string }[], false);
       return [...hits.values()];
     }
@@ -219,7 +223,16 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   /** The hits with their records when the request asks for them (records.ts: parsed on first read). */
   function withRecords<T extends { id: number; record?: PartRecord }>(want: boolean | undefined, hits: T[]): T[] {
     const t = want && hits.length ? tables() : null;
-    return t ? withLazyRecords(hits, recordTexts(stmt, t, hits.map((h) => h.id))) : hits;
+    return t
+      ? withLazyRecords(
+          hits,
+          recordTexts(
+            stmt,
+            t,
+            hits.map((h) => h.id),
+          ),
+        )
+      : hits;
   }
 
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
@@ -270,18 +283,16 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return t ? parsedRecords(recordTexts(stmt, t, ids), ids) : [];
   }
 
-
   function getPartBySlug(mfr: string, mpnSlug: string): { part: PartRecord; exact: boolean } | null {
     const t = tables();
     if (!t) return null;
-    const exact = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? ORDER BY id LIMIT 1`).get(
-      mfr,
+    const exact = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? ORDER BY id LIMIT 1`).get(mfr, mpnSlug) as
+      { record: string } | undefined;
+    if (exact) return { part: JSON.parse(exact.record) as PartRecord, exact: true };
+    const loose = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? COLLATE NOCASE ORDER BY id LIMIT 1`).get(
+      mfr.toLowerCase(),
       mpnSlug,
     ) as { record: string } | undefined;
-    if (exact) return { part: JSON.parse(exact.record) as PartRecord, exact: true };
-    const loose = stmt(
-      `SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? COLLATE NOCASE ORDER BY id LIMIT 1`,
-    ).get(mfr.toLowerCase(), mpnSlug) as { record: string } | undefined;
     return loose ? { part: JSON.parse(loose.record) as PartRecord, exact: false } : null;
   }
 
@@ -352,7 +363,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       const t = tables();
       if (!t) throw new Error('no live index version');
       db.transaction(() => {
-        const before = db.prepare(`SELECT p.id AS id FROM ${t.members} m JOIN ${t.parts} p ON p.rowid = m.prow WHERE m.list_id = ?`).all(listId) as { id: number }[];
+        const before = db.prepare(`SELECT p.id AS id FROM ${t.members} m JOIN ${t.parts} p ON p.rowid = m.prow WHERE m.list_id = ?`).all(listId) as {
+          id: number;
+        }[];
         db.prepare(`DELETE FROM ${t.members} WHERE list_id = ?`).run(listId);
         const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) SELECT ?, rowid FROM ${t.parts} WHERE id = ?`);
         for (const id of partIds) ins.run(listId, id);
@@ -365,7 +378,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
           if (!row) continue;
           const rec = JSON.parse(row.record) as PartRecord;
           const lists = rec.lists.filter((l) => l !== listId);
-          if (now.has(id)) (lists.push(listId), lists.sort());
+          if (now.has(id)) {
+            lists.push(listId);
+            lists.sort();
+          }
           if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(JSON.stringify({ ...rec, lists }), id);
         }
       })();

@@ -64,15 +64,30 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     } else {
       const conds = [named, 's.min IS NOT NULL'];
       const r = s.range;
-      if (r.gte !== undefined) (conds.push('s.min >= ?'), own.push(r.gte));
-      if (r.gt !== undefined) (conds.push('s.min > ?'), own.push(r.gt));
-      if (r.lte !== undefined) (conds.push('s.max <= ?'), own.push(r.lte));
-      if (r.lt !== undefined) (conds.push('s.max < ?'), own.push(r.lt));
+      if (r.gte !== undefined) {
+        conds.push('s.min >= ?');
+        own.push(r.gte);
+      }
+      if (r.gt !== undefined) {
+        conds.push('s.min > ?');
+        own.push(r.gt);
+      }
+      if (r.lte !== undefined) {
+        conds.push('s.max <= ?');
+        own.push(r.lte);
+      }
+      if (r.lt !== undefined) {
+        conds.push('s.max < ?');
+        own.push(r.lt);
+      }
       set(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`, own);
     }
   }
   if (f.inStock) cond('p.stock > 0');
-  if (f.maxPriceUsd !== undefined) (cond('p.min_price <= ?'), params.push(f.maxPriceUsd));
+  if (f.maxPriceUsd !== undefined) {
+    cond('p.min_price <= ?');
+    params.push(f.maxPriceUsd);
+  }
   const form = (rowIn: string) => (parts.length ? parts.map((c) => (c.set ? `${rowIn} ${c.text}` : c.text)).join(' AND ') : '1');
   return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets };
 }

@@ -47,7 +47,9 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
     // Ties at equal distance by id, so the order does not depend on n.
     const near = (n: number) =>
-      (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[])).sort((a, b) => a.distance - b.distance || Number(a.id) - Number(b.id));
+      (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[])).sort(
+        (a, b) => a.distance - b.distance || Number(a.id) - Number(b.id),
+      );
     const most = m ? m.ids.length : KNN_WINDOW_MAX;
     const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
     if (f.sql === '1') return scored(near(Math.min(k, most)));
@@ -64,7 +66,9 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
         // A selective filter would grow the window towards every vector: when at most SET_SCAN_SHARE of
         // the parts pass, compute their own distances instead (exact as well).
         const cap = Math.max(k, Math.floor(most * SET_SCAN_SHARE));
-        const ids = stmt(`SELECT p.id FROM ${t.parts} p WHERE ${f.sql} LIMIT ?`).pluck().all(...f.params, cap + 1) as number[];
+        const ids = stmt(`SELECT p.id FROM ${t.parts} p WHERE ${f.sql} LIMIT ?`)
+          .pluck()
+          .all(...f.params, cap + 1) as number[];
         if (ids.length <= cap) return scored(nearestAmong(m, vector, ids.map(Number), k));
       }
       if (n >= most) break;

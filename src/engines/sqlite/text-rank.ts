@@ -83,7 +83,9 @@ export function createTextRanking(db: Database.Database, stmt: (sql: string) => 
   function rankedText(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] {
     const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
     // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters.
-    const pick = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`);
+    const pick = stmt(
+      `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
+    );
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
       const rows = top.all(match, n) as { r: number; s: number }[];
       const complete = rows.length < n;

@@ -51,7 +51,30 @@ export function trigramMatch(key: string): string | null {
 }
 
 /** Function words that carry no meaning in a part search ("usb to uart bridge"). */
-const STOPWORDS = new Set(['a', 'an', 'and', 'the', 'to', 'for', 'of', 'in', 'on', 'with', 'at', 'by', 'or', 'from', 'as', 'is', 'it', 'that', 'this', 'be', 'are', 'into']);
+const STOPWORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'the',
+  'to',
+  'for',
+  'of',
+  'in',
+  'on',
+  'with',
+  'at',
+  'by',
+  'or',
+  'from',
+  'as',
+  'is',
+  'it',
+  'that',
+  'this',
+  'be',
+  'are',
+  'into',
+]);
 
 /**
  * Query terms of the FTS match (SQLite only; OpenSearch's analyzers read textTokens): a word, or a

@@ -10,7 +10,14 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 
 interface Usearch {
-  exactSearch(dataset: Float32Array, queries: Float32Array, dimensions: number, count: number, metric: 'cos', threads?: number): { keys: BigUint64Array; distances: Float32Array };
+  exactSearch(
+    dataset: Float32Array,
+    queries: Float32Array,
+    dimensions: number,
+    count: number,
+    metric: 'cos',
+    threads?: number,
+  ): { keys: BigUint64Array; distances: Float32Array };
 }
 
 const usearch: Usearch | null = (() => {

@@ -34,9 +34,7 @@ export function errorHandler(log: Logger): Middleware {
       const api = e ?? new ApiError('internal_error', 'The server failed to handle this request; retry later.');
       ctx.status = api.status;
       for (const [k, v] of Object.entries(api.extra.headers ?? {})) ctx.set(k, v);
-      ctx.body = api.extra.detail
-        ? { detail: api.extra.detail }
-        : { error: { type: api.code, message: api.message, request_id: requestId } };
+      ctx.body = api.extra.detail ? { detail: api.extra.detail } : { error: { type: api.code, message: api.message, request_id: requestId } };
     }
   };
 }

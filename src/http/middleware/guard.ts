@@ -68,7 +68,11 @@ export function createGuard(s: AppServices) {
       const cred = header ? credentialOf(ctx.req.socket, header) : null;
       const period = currentPeriod();
       // The throttle counts the request whatever the key turns out to be (see the gate).
-      const { throttle: t, auth, requests } = await gate.admit({
+      const {
+        throttle: t,
+        auth,
+        requests,
+      } = await gate.admit({
         bucket: cred?.bucket ?? `addr:${ctx.ip}`,
         secret: cred?.secret ?? null,
         keyHash: cred?.keyHash ?? null,
@@ -83,10 +87,17 @@ export function createGuard(s: AppServices) {
       if (!t.allowed) {
         throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
       }
-      if (!header) throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
-      if (!auth) throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+      if (!header)
+        throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      if (!auth)
+        throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', {
+          headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+        });
       if (!allowedFor(auth.key)) {
-        throw new ApiError('insufficient_scope', `This API key lacks the "${access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`);
+        throw new ApiError(
+          'insufficient_scope',
+          `This API key lacks the "${access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`,
+        );
       }
       if (requests !== null && requests > billing.monthlyRequestCap) {
         throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
@@ -120,5 +131,8 @@ export async function charge(s: AppServices, auth: AuthState, cls: UsageClass, u
   if (r.reason === 'usage_limit_exceeded') {
     throw new ApiError('usage_limit_exceeded', `The monthly usage quota for ${cls.replace('_', ' ')} is exhausted.`);
   }
-  throw new ApiError('insufficient_credit', `The account's credit (${usd(r.balance_micros).toFixed(6)} USD) does not cover this operation (${usd(amount).toFixed(6)} USD).`);
+  throw new ApiError(
+    'insufficient_credit',
+    `The account's credit (${usd(r.balance_micros).toFixed(6)} USD) does not cover this operation (${usd(amount).toFixed(6)} USD).`,
+  );
 }

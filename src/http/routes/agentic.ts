@@ -45,7 +45,9 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
         // (engine.info() counts the parts) on this hot path.
         const view = await s.catalog.get();
         const vectors = (view?.meta.embedding.dims ?? null) !== null;
-        const statuses = (query.part_status as PartStatus[] | undefined)?.length ? [...new Set(query.part_status as PartStatus[])] : (['active'] as PartStatus[]);
+        const statuses = (query.part_status as PartStatus[] | undefined)?.length
+          ? [...new Set(query.part_status as PartStatus[])]
+          : (['active'] as PartStatus[]);
         const r = await agenticSearch(s.engine, s.embedder, vectors, {
           query: query.search_query as string,
           limit: query.limit as number,

@@ -81,7 +81,10 @@ export function matchResponseSchema(key: string, item: JsonSchema): JsonSchema {
     required: ['query', 'results', 'request_id'],
     properties: {
       query: { type: 'string' },
-      results: { type: 'array', items: { type: 'object', required: [key, 'confidence'], properties: { [key]: item, confidence: { type: 'integer', minimum: 0, maximum: 100 } } } },
+      results: {
+        type: 'array',
+        items: { type: 'object', required: [key, 'confidence'], properties: { [key]: item, confidence: { type: 'integer', minimum: 0, maximum: 100 } } },
+      },
       request_id: requestIdSchema,
     },
   };

@@ -31,7 +31,16 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
           all: { type: 'boolean', default: false },
         },
       },
-      responses: { 200: { description: 'Category nodes.', schema: { type: 'object', required: ['categories', 'request_id'], properties: { categories: { type: 'array', items: categoryNodeSchema }, request_id: requestIdSchema } } } },
+      responses: {
+        200: {
+          description: 'Category nodes.',
+          schema: {
+            type: 'object',
+            required: ['categories', 'request_id'],
+            properties: { categories: { type: 'array', items: categoryNodeSchema }, request_id: requestIdSchema },
+          },
+        },
+      },
       errors: [404],
       handler: async (ctx, { query }) => {
         const tree = await treeOf(s);
@@ -50,8 +59,17 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       summary: 'Category detail by full path slug',
       tags: ['categories'],
       access: 'parts:read',
-      params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', minLength: 1, maxLength: 1000, description: 'Full path slug; may span several path segments.' } } },
-      responses: { 200: { description: 'The category.', schema: { type: 'object', required: ['category', 'request_id'], properties: { category: categorySchema, request_id: requestIdSchema } } } },
+      params: {
+        type: 'object',
+        required: ['slug'],
+        properties: { slug: { type: 'string', minLength: 1, maxLength: 1000, description: 'Full path slug; may span several path segments.' } },
+      },
+      responses: {
+        200: {
+          description: 'The category.',
+          schema: { type: 'object', required: ['category', 'request_id'], properties: { category: categorySchema, request_id: requestIdSchema } },
+        },
+      },
       errors: [404],
       handler: async (ctx, { params }) => {
         const tree = await treeOf(s);
@@ -59,7 +77,14 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
         const c = tree.get(slug);
         if (!c) throw notFound(`Category "${slug}"`);
         return {
-          category: { slug: c.slug, name: c.name, description: c.description ?? '', path: tree.path(c.slug), children: tree.children(c.slug).map(presentNode), part_count: c.part_count },
+          category: {
+            slug: c.slug,
+            name: c.name,
+            description: c.description ?? '',
+            path: tree.path(c.slug),
+            children: tree.children(c.slug).map(presentNode),
+            part_count: c.part_count,
+          },
           request_id: ctx.state.requestId,
         };
       },
@@ -69,7 +94,8 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       path: '/v1/categories/match',
       operationId: 'matchCategories',
       summary: 'Resolve a full or partial category name',
-      description: 'Full names, partial names, plurals, word order, synonyms and abbreviations ("mlcc", "ldo", "op amp"), typos. Near-duplicate categories are all returned, ranked by part count. Nonsense returns an empty list.',
+      description:
+        'Full names, partial names, plurals, word order, synonyms and abbreviations ("mlcc", "ldo", "op amp"), typos. Near-duplicate categories are all returned, ranked by part count. Nonsense returns an empty list.',
       tags: ['categories'],
       access: 'parts:read',
       body: matchRequestSchema,
@@ -77,10 +103,13 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const view = await s.catalog.get();
         const results = view
-          ? view.categoryMatcher().match(body.query, body.limit ?? 5).flatMap((m) => {
-              const ref = view.tree.ref(m.slug);
-              return ref ? [{ category: ref, confidence: m.confidence }] : [];
-            })
+          ? view
+              .categoryMatcher()
+              .match(body.query, body.limit ?? 5)
+              .flatMap((m) => {
+                const ref = view.tree.ref(m.slug);
+                return ref ? [{ category: ref, confidence: m.confidence }] : [];
+              })
           : [];
         return { query: body.query, results, request_id: ctx.state.requestId };
       },

@@ -35,9 +35,25 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
             required: ['version', 'engine', 'search_mode', 'embeddings', 'request_id'],
             properties: {
               version: { type: 'string' },
-              engine: { type: 'object', properties: { kind: { type: 'string' }, index_version: { type: ['string', 'null'] }, previous_version: { type: ['string', 'null'] }, parts: { type: 'integer' } } },
+              engine: {
+                type: 'object',
+                properties: {
+                  kind: { type: 'string' },
+                  index_version: { type: ['string', 'null'] },
+                  previous_version: { type: ['string', 'null'] },
+                  parts: { type: 'integer' },
+                },
+              },
               search_mode: { enum: ['hybrid', 'lexical-only'] },
-              embeddings: { type: 'object', properties: { model: { type: ['string', 'null'] }, dims: { type: ['integer', 'null'] }, index_model: { type: ['string', 'null'] }, message: { type: 'string' } } },
+              embeddings: {
+                type: 'object',
+                properties: {
+                  model: { type: ['string', 'null'] },
+                  dims: { type: ['integer', 'null'] },
+                  index_model: { type: ['string', 'null'] },
+                  message: { type: 'string' },
+                },
+              },
               request_id: requestIdSchema,
             },
           },
@@ -50,7 +66,12 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
           version: SERVICE_VERSION,
           engine: { kind: info.kind, index_version: info.version, previous_version: info.previous, parts: info.parts },
           search_mode: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
-          embeddings: { model: s.embedder?.model ?? null, dims: s.embedder?.dims ?? null, index_model: meta?.embedding.model ?? null, message: s.embedderMessage },
+          embeddings: {
+            model: s.embedder?.model ?? null,
+            dims: s.embedder?.dims ?? null,
+            index_model: meta?.embedding.model ?? null,
+            message: s.embedderMessage,
+          },
           request_id: ctx.state.requestId,
         };
       },

@@ -41,7 +41,7 @@ export function listRoutes(s: AppServices): RouteSpec[] {
       access: 'parts:read',
       responses: {
         200: {
-          description: 'The caller\'s own lists (most recently updated first), then curated lists.',
+          description: "The caller's own lists (most recently updated first), then curated lists.",
           schema: {
             type: 'object',
             required: ['lists', 'notice', 'request_id'],
@@ -54,7 +54,11 @@ export function listRoutes(s: AppServices): RouteSpec[] {
         const view = await s.catalog.get();
         const lists = visibleLists(view?.lists ?? [], account);
         const hasOwn = lists.some((l) => l.kind === 'user');
-        return { lists: lists.map(presentList), notice: lists.length === 0 ? NOTICE_NO_LISTS : hasOwn ? null : NOTICE_NO_OWN_LISTS, request_id: ctx.state.requestId };
+        return {
+          lists: lists.map(presentList),
+          notice: lists.length === 0 ? NOTICE_NO_LISTS : hasOwn ? null : NOTICE_NO_OWN_LISTS,
+          request_id: ctx.state.requestId,
+        };
       },
     },
   ];

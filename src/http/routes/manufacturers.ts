@@ -24,10 +24,13 @@ export function manufacturerRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const view = await s.catalog.get();
         const results = view
-          ? view.manufacturerMatcher().match(body.query, body.limit ?? 5).flatMap((m) => {
-              const mfr = view.manufacturers.get(m.slug);
-              return mfr ? [{ manufacturer: presentManufacturer(mfr), confidence: m.confidence }] : [];
-            })
+          ? view
+              .manufacturerMatcher()
+              .match(body.query, body.limit ?? 5)
+              .flatMap((m) => {
+                const mfr = view.manufacturers.get(m.slug);
+                return mfr ? [{ manufacturer: presentManufacturer(mfr), confidence: m.confidence }] : [];
+              })
           : [];
         return { query: body.query, results, request_id: ctx.state.requestId };
       },
@@ -40,7 +43,12 @@ export function manufacturerRoutes(s: AppServices): RouteSpec[] {
       tags: ['manufacturers'],
       access: 'parts:read',
       params: { type: 'object', required: ['manufacturer'], properties: { manufacturer: { type: 'string', minLength: 1, maxLength: 200 } } },
-      responses: { 200: { description: 'The manufacturer.', schema: { type: 'object', required: ['manufacturer', 'request_id'], properties: { manufacturer: manufacturerSchema, request_id: requestIdSchema } } } },
+      responses: {
+        200: {
+          description: 'The manufacturer.',
+          schema: { type: 'object', required: ['manufacturer', 'request_id'], properties: { manufacturer: manufacturerSchema, request_id: requestIdSchema } },
+        },
+      },
       errors: [404],
       handler: async (ctx, { params }) => {
         const view = await s.catalog.get();

@@ -28,12 +28,20 @@ const matchResultSchema = {
     ambiguous: { type: 'boolean', description: 'More than one manufacturer makes this exact MPN, or the best candidates tie.' },
     results: {
       type: 'array',
-      items: { type: 'object', required: ['part', 'confidence', 'exact'], properties: { part: partSearchResultSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 }, exact: { type: 'boolean' } } },
+      items: {
+        type: 'object',
+        required: ['part', 'confidence', 'exact'],
+        properties: { part: partSearchResultSchema, confidence: { type: 'integer', minimum: 0, maximum: 100 }, exact: { type: 'boolean' } },
+      },
     },
   },
 };
 
-const present = (r: MatchResult) => ({ query: r.query, ambiguous: r.ambiguous, results: r.results.map((c) => ({ part: presentPart(c.part), confidence: c.confidence, exact: c.exact })) });
+const present = (r: MatchResult) => ({
+  query: r.query,
+  ambiguous: r.ambiguous,
+  results: r.results.map((c) => ({ part: presentPart(c.part), confidence: c.confidence, exact: c.exact })),
+});
 
 export function matchRoutes(s: AppServices): RouteSpec[] {
   return [
@@ -45,7 +53,16 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
       tags: ['parts'],
       access: 'parts:read',
       body: lineSchema,
-      responses: { 200: { description: 'Candidates, best first.', schema: { ...matchResultSchema, required: [...matchResultSchema.required, 'request_id'], properties: { ...matchResultSchema.properties, request_id: requestIdSchema } } } },
+      responses: {
+        200: {
+          description: 'Candidates, best first.',
+          schema: {
+            ...matchResultSchema,
+            required: [...matchResultSchema.required, 'request_id'],
+            properties: { ...matchResultSchema.properties, request_id: requestIdSchema },
+          },
+        },
+      },
       handler: async (ctx, { body }) => ({ ...present(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId }),
     },
     {
@@ -57,7 +74,12 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
       tags: ['parts'],
       access: 'parts:read',
       paid: true,
-      body: { type: 'object', required: ['lines'], additionalProperties: false, properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: lineSchema } } },
+      body: {
+        type: 'object',
+        required: ['lines'],
+        additionalProperties: false,
+        properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: lineSchema } },
+      },
       responses: {
         200: {
           description: 'One entry per line.',
@@ -70,7 +92,15 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
                 items: {
                   anyOf: [
                     { ...matchResultSchema, properties: { index: { type: 'integer' }, ...matchResultSchema.properties } },
-                    { type: 'object', required: ['index', 'query', 'error'], properties: { index: { type: 'integer' }, query: { type: 'string' }, error: { type: 'object', properties: { type: { type: 'string' }, message: { type: 'string' } } } } },
+                    {
+                      type: 'object',
+                      required: ['index', 'query', 'error'],
+                      properties: {
+                        index: { type: 'integer' },
+                        query: { type: 'string' },
+                        error: { type: 'object', properties: { type: { type: 'string' }, message: { type: 'string' } } },
+                      },
+                    },
                   ],
                 },
               },

@@ -32,7 +32,8 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       path: '/v1/parts/search',
       operationId: 'searchParts',
       summary: 'Parametric search: free text plus hard filters',
-      description: 'BM25 over the text fields when `query` is given (best first), otherwise every part matching the filters (most stock first). Filters are PartFilters; numeric spec ranges compare in SI units.',
+      description:
+        'BM25 over the text fields when `query` is given (best first), otherwise every part matching the filters (most stock first). Filters are PartFilters; numeric spec ranges compare in SI units.',
       tags: ['parts'],
       access: 'parts:read',
       body: searchBody({
@@ -46,7 +47,13 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
           schema: {
             type: 'object',
             required: ['total', 'hits', 'offset', 'results', 'request_id'],
-            properties: { total: { type: 'integer', description: 'Parts matching query and filters.' }, hits: { type: 'integer' }, offset: { type: 'integer' }, results: { type: 'array', items: partSearchResultSchema }, request_id: requestIdSchema },
+            properties: {
+              total: { type: 'integer', description: 'Parts matching query and filters.' },
+              hits: { type: 'integer' },
+              offset: { type: 'integer' },
+              results: { type: 'array', items: partSearchResultSchema },
+              request_id: requestIdSchema,
+            },
           },
         },
       },
@@ -65,7 +72,12 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       tags: ['parts'],
       access: 'parts:read',
       body: searchBody({
-        specs: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 30, description: 'Spec names to bucket; default: the 10 most common in the set.' },
+        specs: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          maxItems: 30,
+          description: 'Spec names to bucket; default: the 10 most common in the set.',
+        },
         size: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Buckets per facet.' },
       }),
       responses: {
@@ -89,9 +101,19 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
                   },
                 },
               },
-              available_specs: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Every spec name in the set with the number of parts that have it.' },
-              manufacturers: { type: 'array', items: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, count: { type: 'integer' } } } },
-              categories: { type: 'array', items: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, count: { type: 'integer' } } } },
+              available_specs: {
+                type: 'object',
+                additionalProperties: { type: 'integer' },
+                description: 'Every spec name in the set with the number of parts that have it.',
+              },
+              manufacturers: {
+                type: 'array',
+                items: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, count: { type: 'integer' } } },
+              },
+              categories: {
+                type: 'array',
+                items: { type: 'object', properties: { slug: { type: 'string' }, name: { type: 'string' }, count: { type: 'integer' } } },
+              },
               request_id: requestIdSchema,
             },
           },
@@ -104,7 +126,9 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
         const first = await s.engine.facets({ text, filters, size: body.size, ...(body.specs ? { specValues: body.specs } : {}) });
         const names: string[] = body.specs ?? Object.keys(first.specNames).slice(0, 10);
         const f = body.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: body.size });
-        const specs = Object.fromEntries(names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]));
+        const specs = Object.fromEntries(
+          names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]),
+        );
         return {
           total: first.total,
           specs,

@@ -37,7 +37,10 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
         },
       },
       responses: {
-        200: { description: 'The part.', schema: { type: 'object', required: ['part', 'request_id'], properties: { part: partSearchResultSchema, request_id: requestIdSchema } } },
+        200: {
+          description: 'The part.',
+          schema: { type: 'object', required: ['part', 'request_id'], properties: { part: partSearchResultSchema, request_id: requestIdSchema } },
+        },
         308: { description: 'Redirect to the canonical URL of the part (Location).' },
       },
       errors: [404],

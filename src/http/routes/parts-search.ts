@@ -23,7 +23,12 @@ export function orderCandidates(cands: { id: number; tier: MpnTier }[], parts: P
   return cands
     .map((c, i) => ({ c, i, p: byId.get(c.id) }))
     .filter((x): x is { c: (typeof cands)[number]; i: number; p: PartRecord } => x.p !== undefined)
-    .sort((a, b) => TIER_ORDER[a.c.tier] - TIER_ORDER[b.c.tier] || (a.c.tier === 'exact' || a.c.tier === 'variant' ? (STATUS_ORDER[a.p.status] ?? 9) - (STATUS_ORDER[b.p.status] ?? 9) || b.p.stock - a.p.stock : 0) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        TIER_ORDER[a.c.tier] - TIER_ORDER[b.c.tier] ||
+        (a.c.tier === 'exact' || a.c.tier === 'variant' ? (STATUS_ORDER[a.p.status] ?? 9) - (STATUS_ORDER[b.p.status] ?? 9) || b.p.stock - a.p.stock : 0) ||
+        a.i - b.i,
+    )
     .map((x) => x.p);
 }
 

@@ -24,12 +24,16 @@ export function usageRoutes(s: AppServices): RouteSpec[] {
       access: 'authenticated',
       responses: {
         200: {
-          description: 'Usage of the calling key\'s account.',
+          description: "Usage of the calling key's account.",
           schema: {
             type: 'object',
             required: ['period', 'usage', 'balance_usd', 'subscription', 'request_id'],
             properties: {
-              period: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+              period: {
+                type: 'object',
+                required: ['start', 'end'],
+                properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } },
+              },
               usage: { type: 'object', properties: Object.fromEntries(USAGE_CLASSES.map((c) => [c, classUsage])) },
               monthly_request_cap: { type: 'integer' },
               balance_usd: { type: 'number' },
