@@ -7,27 +7,11 @@ import { stableId53 } from './ids.ts';
 import type { CategoryTree } from './categories.ts';
 import type { ManufacturerRegistry } from './manufacturers.ts';
 import { mpnSlug, normaliseMpn } from './mpn.ts';
-import type { DumpPart, DumpSpec, PartRecord, PartSpec } from './part.ts';
+import { DUMP_PART_FIELDS, type DumpPart, type DumpSpec, type PartRecord, type PartSpec } from './part.ts';
 import { normaliseStatus } from './status.ts';
 import { normaliseUnit, parseSpecValue } from './units.ts';
 
-const KNOWN_FIELDS = new Set([
-  'mpn',
-  'manufacturer',
-  'description',
-  'long_description',
-  'status',
-  'category',
-  'series',
-  'package',
-  'specs',
-  'images',
-  'documents',
-  'offers',
-  'aliases',
-  'source_id',
-  'attributes',
-]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(DUMP_PART_FIELDS);
 
 /** Identity of a part: (manufacturer after alias resolution, normalised MPN). */
 export function partIdentity(manufacturerSlug: string, mpnNorm: string): string {

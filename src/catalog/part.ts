@@ -25,6 +25,25 @@ export interface DumpOffer {
 }
 
 /** A part record of the dump format (FORMAT.md), after schema validation. */
+/** The fields of a dump part record, in the order FORMAT.md documents them. */
+export const DUMP_PART_FIELDS = [
+  'source_id',
+  'mpn',
+  'manufacturer',
+  'description',
+  'long_description',
+  'status',
+  'category',
+  'series',
+  'package',
+  'specs',
+  'images',
+  'documents',
+  'offers',
+  'aliases',
+  'attributes',
+] as const;
+
 export interface DumpPart {
   mpn: string;
   manufacturer: string;

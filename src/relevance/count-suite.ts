@@ -18,7 +18,7 @@
  * grade 0.
  */
 import type { Grade, RelevanceQuery } from './format.ts';
-import { activeByCategory, MIN_CATEGORY_PARTS, sameKindParts, type ParamPart } from './param-suite.ts';
+import { activeByCategory, activeQuery, MIN_CATEGORY_PARTS, sameKindParts, type ParamPart } from './param-suite.ts';
 
 export const COUNT_SPEC_NAMES: ReadonlySet<string> = new Set([
   'number of channels',
@@ -88,16 +88,7 @@ export function buildCountSuite(parts: readonly ParamPart[], opts: { suite: stri
         const grade: Grade = partCount(p) === n ? 3 : 1;
         judgments[p.slug] = Math.max(judgments[p.slug] ?? 0, grade) as Grade;
       }
-      out.push({
-        id: `${opts.suite}-${String(out.length + 1).padStart(3, '0')}`,
-        suite: opts.suite,
-        kind: 'count',
-        query,
-        endpoint: 'agentic',
-        params: { part_status: ['active'] },
-        rule: `category: ${name}; count: ${n}. ${COUNT_RULE}`,
-        judgments,
-      });
+      out.push(activeQuery(opts.suite, out.length + 1, 'count', query, `category: ${name}; count: ${n}. ${COUNT_RULE}`, judgments));
     }
   }
   return out;

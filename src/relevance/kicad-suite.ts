@@ -18,7 +18,7 @@
  */
 import { Rng } from '../sample/rng.ts';
 import type { Grade, RelevanceQuery } from './format.ts';
-import { activeByCategory, sameKindParts, type ParamPart } from './param-suite.ts';
+import { activeByCategory, activeQuery, sameKindParts, type ParamPart } from './param-suite.ts';
 
 /** A KiCad symbol as the dump has it (only the fields the suite reads). */
 export interface KicadSymbol {
@@ -79,16 +79,8 @@ export function buildKicadSuite(
       const judgments: Record<string, Grade> = {};
       for (const p of matched) for (const q of sameKind(p.category!.slug, p.category!.name)) judgments[q.slug] ??= 1;
       for (const p of matched) judgments[p.slug] = 3;
-      out.push({
-        id: `${opts.suite}-${String(out.length + 1).padStart(3, '0')}`,
-        suite: opts.suite,
-        kind: 'nl',
-        query: symbol.description!.trim(),
-        endpoint: 'agentic',
-        params: { part_status: ['active'] },
-        rule: `KiCad symbol ${symbol.name}: ${matched.map((p) => p.slug).join(', ')}. ${KICAD_RULE}`,
-        judgments,
-      });
+      const rule = `KiCad symbol ${symbol.name}: ${matched.map((p) => p.slug).join(', ')}. ${KICAD_RULE}`;
+      out.push(activeQuery(opts.suite, out.length + 1, 'nl', symbol.description!.trim(), rule, judgments));
     }
   }
   return out;

@@ -52,6 +52,11 @@ const samePackage = (a: string | null, b: string | null) =>
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 const numeric = (s: ParamPart['specs'][number]) => s.num !== null && Number.isFinite(s.num) && s.unit !== null && s.unit !== '';
 
+/** A rule-judged agentic query over active parts, numbered within its suite ("<suite>-001"). */
+export function activeQuery(suite: string, n: number, kind: string, query: string, rule: string, judgments: Record<string, Grade>): RelevanceQuery {
+  return { id: `${suite}-${String(n).padStart(3, '0')}`, suite, kind, query, endpoint: 'agentic', params: { part_status: ['active'] }, rule, judgments };
+}
+
 /** The active parts of each leaf category, by category slug. */
 export function activeByCategory(parts: readonly ParamPart[]): Map<string, ParamPart[]> {
   const byCategory = new Map<string, ParamPart[]>();
@@ -124,16 +129,8 @@ export function buildParamSuite(parts: readonly ParamPart[], opts: { suite: stri
         const grade: Grade = met === constraints ? 3 : met === constraints - 1 ? 2 : 1;
         judgments[p.slug] = Math.max(judgments[p.slug] ?? 0, grade) as Grade;
       }
-      out.push({
-        id: `${opts.suite}-${String(out.length + 1).padStart(3, '0')}`,
-        suite: opts.suite,
-        kind: 'parametric',
-        query,
-        endpoint: 'agentic',
-        params: { part_status: ['active'] },
-        rule: `category: ${c.name}; specs: ${chosen.map((s) => `${s.name} ${s.value}`).join(', ')}${pkg ? `; package ${pkg}` : ''}. ${PARAM_RULE}`,
-        judgments,
-      });
+      const rule = `category: ${c.name}; specs: ${chosen.map((s) => `${s.name} ${s.value}`).join(', ')}${pkg ? `; package ${pkg}` : ''}. ${PARAM_RULE}`;
+      out.push(activeQuery(opts.suite, out.length + 1, 'parametric', query, rule, judgments));
     }
   }
   return out;

@@ -3,6 +3,7 @@ import type { Candidate, ManufacturerInfo, Spec } from './model.ts';
 import type { Rng } from './rng.ts';
 import { manufacturer as manufacturerInfo } from './tables.ts';
 import { pinsOf, slug } from './units.ts';
+import { DUMP_PART_FIELDS } from '../catalog/part.ts';
 
 export interface Offer {
   distributor: string;
@@ -151,23 +152,7 @@ export function buildPart(c: Candidate, category: string[], index: number, rng: 
   return reorder(part);
 }
 
-const FIELD_ORDER: readonly (keyof SamplePart)[] = [
-  'source_id',
-  'mpn',
-  'manufacturer',
-  'description',
-  'long_description',
-  'status',
-  'category',
-  'series',
-  'package',
-  'specs',
-  'images',
-  'documents',
-  'offers',
-  'aliases',
-  'attributes',
-];
+const FIELD_ORDER: readonly (keyof SamplePart)[] = DUMP_PART_FIELDS;
 
 function reorder(p: SamplePart): SamplePart {
   const out: Record<string, unknown> = {};

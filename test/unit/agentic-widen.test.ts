@@ -61,28 +61,17 @@ describe('agentic search: the named-category tier', () => {
   });
   afterAll(async () => engine?.close());
 
-  const named = async (query: string) =>
-    (
-      await agenticSearch(engine, null, false, {
-        query,
-        limit: 10,
-        offset: 0,
-        filters: { status: ['active'] },
-        categories: view.categoryMatcher(),
-        specNames: view.specNameIndex(),
-      })
-    ).namedCategories.map((m) => m.slug);
-  const search = async (query: string) =>
-    (
-      await agenticSearch(engine, null, false, {
-        query,
-        limit: 10,
-        offset: 0,
-        filters: { status: ['active'] },
-        categories: view.categoryMatcher(),
-        specNames: view.specNameIndex(),
-      })
-    ).parts.map((p) => p.mpn);
+  const ask = (query: string) =>
+    agenticSearch(engine, null, false, {
+      query,
+      limit: 10,
+      offset: 0,
+      filters: { status: ['active'] },
+      categories: view.categoryMatcher(),
+      specNames: view.specNameIndex(),
+    });
+  const named = async (query: string) => (await ask(query)).namedCategories.map((m) => m.slug);
+  const search = async (query: string) => (await ask(query)).parts.map((p) => p.mpn);
 
   it('ranks family parts meeting every constraint with the named leaf when it holds fewer than 5 of them', async () => {
     const got = await search('pnp transistor sot-23');

@@ -4,29 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSampleCatalogue, writeSampleCatalogue, type SampleCatalogue } from '../../src/sample/generate.ts';
+import { DUMP_PART_FIELDS } from '../../src/catalog/part.ts';
 
 type Json = Record<string, unknown>;
 
 const STATUSES = new Set(['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown']);
 const DISTRIBUTORS = new Set(['LCSC', 'DigiKey', 'Mouser']);
 const LIBRARY_TYPES = new Set(['Basic', 'Preferred', 'Extended']);
-const PART_FIELDS = new Set([
-  'source_id',
-  'mpn',
-  'manufacturer',
-  'description',
-  'long_description',
-  'status',
-  'category',
-  'series',
-  'package',
-  'specs',
-  'images',
-  'documents',
-  'offers',
-  'aliases',
-  'attributes',
-]);
+const PART_FIELDS: ReadonlySet<string> = new Set(DUMP_PART_FIELDS);
 
 const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
