@@ -1,7 +1,6 @@
 /** A real API over a real SQLite engine (small fixture), SQLite accounts and the in-process throttle. */
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
 import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import type { Capability } from '../../src/accounts/port.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -10,8 +9,9 @@ import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
-import { SMALL, tempDir } from './fixtures.ts';
+import { tempDir } from './fixtures.ts';
 import { startServer } from './server.ts';
+import { ingestSmallFixture } from './small-engine.ts';
 
 export interface TestApi {
   url: string;
@@ -47,15 +47,7 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
 export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite'): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
-  await runIngest({
-    engine,
-    embedder: null,
-    parts: [SMALL.parts],
-    manufacturersFile: SMALL.manufacturers,
-    categoriesFile: SMALL.categories,
-    listsFile: SMALL.lists,
-    reportFile: path.join(dir, 'r.jsonl'),
-  });
+  await ingestSmallFixture(engine, dir, true);
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
     engine,
