@@ -152,9 +152,23 @@ export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = fa
   if (u.packages.length) {
     const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
     const text = `${pkg} ${p.description.toUpperCase()}`;
-    checks.push(u.packages.some((code) => packageForms(code).some((k) => pkg === k || pkg.startsWith(`${k}(`) || pkg.startsWith(`${k}-`) || text.includes(k))));
+    checks.push(u.packages.some((code) => packageMatches(code, pkg, text)));
   }
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
+}
+
+/**
+ * Whether a part's package (upper case, no spaces; `text` adds its description) is the one a query
+ * names: the query's own code also as a variant or in the text ("TO-252" accepts "TO-252-2", "SOT-23"
+ * accepts "SOT-23(TO-236)"), another name of the same package (packageForms) only as the package
+ * itself or spelled out before a bracket ("SMA" accepts "DO-214AC" and "SMA(DO-214AC)"): a prefix or
+ * substring of another name would change the pin count ("SOT-23" from "SOT-23-3" is a prefix of
+ * "SOT-23-5"; "SOP-8" is inside "TSSOP-8").
+ */
+export function packageMatches(code: string, pkg: string, text: string): boolean {
+  const own = code.toUpperCase();
+  if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || text.includes(own)) return true;
+  return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`)));
 }
 
 /**
@@ -180,7 +194,8 @@ export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
 export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
   if (!u.packages.length || !p.package) return 0;
   const pkg = p.package.toUpperCase().replace(/\s+/g, '');
-  return u.packages.some((code) => packageForms(code).includes(pkg)) ? 1 : 0;
+  // Another name of the package counts as exact; a variant of the query's own code ("TO-252-2" for "TO-252") does not.
+  return u.packages.some((code) => packageForms(code).some((k) => k === pkg && !k.startsWith(`${code.toUpperCase()}-`))) ? 1 : 0;
 }
 
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
@@ -332,8 +347,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
 
   const families = familiesToMatch(u.families);
   const constrained = u.specs.length + u.values.length + u.packages.length > 0;
-  const rank = (ids: readonly number[], fused: Map<number, number>) => {
-    const scored = ids
+  const score = (ids: readonly number[], fused: Map<number, number>) =>
+    ids
       .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
       .map((p) => ({
@@ -347,26 +362,28 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         m: mpnRank.get(p.id),
         f: fused.get(p.id) ?? 0,
       }));
-    // The named categories' parts rank first. When the query says nothing beyond its constraints and
-    // families (every word read) and those categories hold fewer than WIDEN_BELOW candidates meeting
-    // every constraint, a part of the query's family meeting every constraint ranks with them: the
-    // category was named by words the family already carries ("pnp transistor sot-23" names the
-    // 8-part leaf "Transistors (NPN/PNP)", one of them a PNP in SOT-23, while 52 of the leaf
-    // "Bipolar Transistors - BJT" are). A word left unread ("through hole resistors") may be what
-    // the category's name adds, so then the tier stays as named.
-    const widen = constrained && u.unread.length === 0 && scored.filter((x) => x.cat > 0 && x.c === 1).length < WIDEN_BELOW;
-    return scored
+  type Scored = ReturnType<typeof score>[number];
+  const firstScored = score(first, fusedHead);
+  // The named categories' parts rank first. When the query says nothing beyond its constraints and
+  // families (every word read) and those categories hold fewer than WIDEN_BELOW candidates meeting
+  // every constraint, a part of the query's family meeting every constraint ranks with them: the
+  // category was named by words the family already carries ("pnp transistor sot-23" names the
+  // 8-part leaf "Transistors (NPN/PNP)", one of them a PNP in SOT-23, while 52 of the leaf
+  // "Bipolar Transistors - BJT" are). A word left unread ("through hole resistors") may be what
+  // the category's name adds, so then the tier stays as named. Decided once, from the first block,
+  // so that every block (and page) ranks by the same tiers.
+  const widen = constrained && u.unread.length === 0 && firstScored.filter((x) => x.cat > 0 && x.c === 1).length < WIDEN_BELOW;
+  const tier = (x: Scored) => (x.cat > 0 || (widen && x.fam === 1 && x.c === 1) ? 1 : 0);
+  const rank = (scored: Scored[]) =>
+    scored
       .sort((a, b) => {
         if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-        const inA = a.cat > 0 || (widen && a.fam === 1 && a.c === 1) ? 1 : 0;
-        const inB = b.cat > 0 || (widen && b.fam === 1 && b.c === 1) ? 1 : 0;
-        return inB - inA || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
+        return tier(b) - tier(a) || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
       })
       .map((x) => x.p);
-  };
-  const top = rank(first, fusedHead);
-  const ranked = second.length ? [...top, ...rank(second, fusedAll)] : top;
+  const top = rank(firstScored);
+  const ranked = second.length ? [...top, ...rank(score(second, fusedAll))] : top;
 
   // Counted over the first block: the same figures on every page.
   const availableSpecs: Record<string, number> = {};

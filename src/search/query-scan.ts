@@ -4,7 +4,7 @@
  * Which spec a quantity means is decided in understand.ts.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
-import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES, QUALIFIERS, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
+import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES, QUALIFIERS, SUBTYPE_PHRASES, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
 import { readSuffix, parseQty, combine, parseRangeToken, type Qty, type Range } from './query-quantities.ts';
 
 /** Only the start of a query is read: part searches are short, and this bounds the work on odd input. */
@@ -23,6 +23,8 @@ export interface Tok {
   key: string;
   /** free: a term unless something claims it; used: part of a constraint; keep: recognised but still a term (family words, MPNs). */
   state: TokState;
+  /** Part of a family phrase that names a narrower kind than its family ("tantalum": SUBTYPE_PHRASES). */
+  subtype?: true;
 }
 
 const SPLIT_RE = /[\s;|()[\]{}"'`\u201c\u201d\u2018\u2019]+|,(?!\d)|(?<!\d),/u;
@@ -45,15 +47,17 @@ const LEAD_TRIM_RE = /^[^\p{L}\p{N}±+\-−–.~<>≤≥]+/u;
 const TRAIL_TRIM_RE = /[^\p{L}\p{N}%℃Ωµμ°+]+$/u;
 const DOT_LEAD_RE = /^\.(?!\d)/;
 
-/** A value with a qualifier glued to its unit: "11Vrwm", "8.5Vr", "40Vds", "5Vin". */
-const GLUED_QUALIFIER_RE = /^([+-]?\d+(?:[.,]\d+)?[pnuµμmkKM]?)([VAW])([A-Za-z]{1,4})$/;
+/**
+ * A voltage with its qualifier glued to the unit: "11Vrwm", "8.5Vr", "40Vds", "5Vin" (the qualifiers
+ * that begin with the unit's letter are all voltages: Vds, Vce, Vrwm...).
+ */
+const GLUED_QUALIFIER_RE = /^([+-]?\d+(?:[.,]\d+)?[pnuµμmkKM]?)V([A-Za-z]{1,4})$/;
 
-/** "11Vrwm" -> ["11V", "Vrwm"] when the unit letter and what follows it are a qualifier of that unit; else [raw]. */
+/** "11Vrwm" -> ["11V", "Vrwm"] when "V" and what follows it are a voltage qualifier; else [raw]. */
 function splitGluedQualifier(raw: string): string[] {
   const m = GLUED_QUALIFIER_RE.exec(raw);
   if (!m) return [raw];
-  const unit = m[2] as 'V' | 'A' | 'W';
-  return QUALIFIERS.get(`${unit}${m[3]}`.toLowerCase())?.[unit] !== undefined ? [`${m[1]}${unit}`, `${unit}${m[3]}`] : [raw];
+  return QUALIFIERS.get(`v${m[2]}`.toLowerCase())?.V !== undefined ? [`${m[1]}V`, `V${m[2]}`] : [raw];
 }
 
 export function tokenise(text: string): Tok[] {
@@ -323,7 +327,11 @@ export function scan(text: string): Scan {
       const val = VALUE_WORDS.get(key);
       if (fam === undefined && val === undefined) continue;
       matched = len;
-      if (fam !== undefined) { families.push(fam); use(toks, i, i + len - 1, 'keep'); }
+      if (fam !== undefined) {
+        families.push(fam);
+        use(toks, i, i + len - 1, 'keep');
+        if (SUBTYPE_PHRASES.has(key)) for (let k = i; k < i + len; k++) (toks[k] as Tok).subtype = true;
+      }
       if (val !== undefined) values.push({ start: i, end: i + len - 1, word: val });
     }
     if (matched > 0) { i += matched; continue; }

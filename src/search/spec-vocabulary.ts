@@ -80,7 +80,8 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
   ['gate driver', 'gate driver'], ['gate drivers', 'gate driver'], ['gate drive', 'gate driver'],
   ['logic', 'logic'], ['logic gate', 'logic'], ['logic gates', 'logic'], ['gates', 'logic'], ['buffer', 'logic'], ['buffers', 'logic'],
   ['flip flop', 'logic'], ['flip flops', 'logic'], ['latch', 'logic'], ['latches', 'logic'], ['inverter', 'logic'], ['inverters', 'logic'],
-  ['gate', 'logic'], ['nand', 'logic'], ['nor', 'logic'], ['xor', 'logic'], ['schmitt trigger', 'logic'],
+  ['nand', 'logic'], ['nor', 'logic'], ['xor', 'logic'], ['schmitt trigger', 'logic'],
+  ['nor flash', 'memory'], ['nand flash', 'memory'],
   ['fuse', 'fuse'], ['fuses', 'fuse'], ['polyfuse', 'fuse'], ['relay', 'relay'], ['relays', 'relay'],
   ['connector', 'connector'], ['connectors', 'connector'], ['header', 'connector'], ['headers', 'connector'],
   ['socket', 'connector'], ['sockets', 'connector'], ['terminal block', 'connector'], ['terminal blocks', 'connector'],
@@ -89,16 +90,17 @@ export const FAMILY_WORDS: ReadonlyMap<string, Family> = new Map<string, Family>
 ]);
 
 /**
- * Words of FAMILY_WORDS phrases that name a narrower kind than their family ("tantalum" capacitors,
- * "header" connectors, logic "gates"): a query that says one says more than its family, so it
- * counts as unread (QueryUnderstanding.unread) although it names the family.
+ * FAMILY_WORDS phrases that name a narrower kind than their family ("tantalum" capacitors, "header"
+ * connectors, logic "gates"): a query that says one says more than its family, so its words count as
+ * unread (QueryUnderstanding.unread) although they name the family. Synonyms of the family itself
+ * ("low dropout", "gate driver", "bridge rectifier") are not listed.
  */
-export const SUBTYPE_WORDS: ReadonlySet<string> = new Set([
+export const SUBTYPE_PHRASES: ReadonlySet<string> = new Set([
   'mlcc', 'electrolytic', 'tantalum', 'supercap', 'supercapacitor', 'shunt', 'trimmer', 'trimpot', 'ntc', 'ptc',
-  'power', 'linear', 'low', 'dropout', 'switching', 'quartz', 'resonator', 'tcxo', 'vcxo', 'eeprom', 'sram', 'flash',
-  'header', 'headers', 'socket', 'sockets', 'terminal', 'block', 'blocks', 'polyfuse', 'rectifier', 'choke', 'chokes',
-  'gate', 'gates', 'buffer', 'buffers', 'latch', 'latches', 'flip', 'flop', 'flops', 'inverter', 'inverters',
-  'nand', 'nor', 'xor', 'schmitt', 'trigger',
+  'power inductor', 'quartz', 'resonator', 'tcxo', 'vcxo', 'eeprom', 'sram', 'flash memory', 'nor flash', 'nand flash',
+  'header', 'headers', 'socket', 'sockets', 'terminal block', 'terminal blocks', 'polyfuse', 'rectifier', 'choke', 'chokes',
+  'logic gate', 'logic gates', 'gates', 'buffer', 'buffers', 'latch', 'latches', 'flip flop', 'flip flops', 'inverter', 'inverters',
+  'nand', 'nor', 'xor', 'schmitt trigger',
 ]);
 
 /** Longest phrase in FAMILY_WORDS / VALUE_WORDS, in words. */
@@ -138,7 +140,7 @@ export const QUALIFIERS: ReadonlyMap<string, Partial<Record<SiUnit, RoleId>>> = 
   ['vgsth', { V: 'gateThreshold' }], ['vgs', { V: 'gateThreshold' }], ['vth', { V: 'gateThreshold' }], ['threshold', { V: 'gateThreshold' }],
   ['dropout', { V: 'dropoutVoltage' }], ['offset', { V: 'offsetVoltage' }], ['vos', { V: 'offsetVoltage' }],
   ['coil', { V: 'coilVoltage' }],
-  ['isolation', { V: 'isolationVoltage' }], ['isolated', { V: 'isolationVoltage' }], ['insulation', { V: 'isolationVoltage' }],
+  ['isolation', { V: 'isolationVoltage' }], ['insulation', { V: 'isolationVoltage' }],
   ['viso', { V: 'isolationVoltage' }], ['viorm', { V: 'isolationVoltage' }],
   ['saturation', { A: 'saturationCurrent' }], ['isat', { A: 'saturationCurrent' }],
   ['quiescent', { A: 'quiescentCurrent' }], ['iq', { A: 'quiescentCurrent' }], ['standby', { A: 'quiescentCurrent' }],
@@ -212,6 +214,8 @@ const ampClass = (v: string): ValueWord => ({ names: ['Class', 'Amplifier class'
 /** A TVS diode's polarity ("Polarity: Unidirectional"). */
 const tvsPolarity = (v: string): ValueWord => ({ names: ['Polarity', 'Channel type', 'Type'], values: [v], requires: ['tvs'] });
 const count = (...values: string[]): ValueWord => ({ names: COUNT_NAMES, values, requires: COUNTED });
+/** One of a kind: not read from "Diode configuration", where "1 Pair Common Cathode" is two diodes. */
+const one = (...values: string[]): ValueWord => ({ names: COUNT_NAMES.filter((n) => n !== 'Diode configuration'), values, requires: COUNTED });
 /**
  * Phrases that start like a count but are not one ("dual supply op amp" is one amplifier): as longer
  * phrases they win the scan over "dual", and with an empty `requires` they never become a constraint.
@@ -238,10 +242,10 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['adjustable', outputType('Adjustable')], ['adj', outputType('Adjustable')], ['fixed', outputType('Fixed')],
   ['dual', count('2', 'Dual', 'Two', 'Pair')], ['dual channel', count('2', 'Dual', 'Two')],
   ['quad', count('4', 'Quad', 'Four')], ['quad channel', count('4', 'Quad', 'Four')],
-  ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', count('1', 'Single')],
-  ['single', count('1', 'Single', 'One')],
+  ['triple', count('3', 'Triple', 'Three')], ['octal', count('8', 'Octal', 'Eight')], ['single channel', one('1', 'Single')],
+  ['single', one('1', 'Single', 'One')],
   ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT], ['single supply', NOT_A_COUNT], ['single ended', NOT_A_COUNT],
-  ['single pole', NOT_A_COUNT], ['single phase', NOT_A_COUNT], ['single rail', NOT_A_COUNT], ['single cell', NOT_A_COUNT],
+  ['single pole', NOT_A_COUNT], ['single phase', NOT_A_COUNT], ['single cell', NOT_A_COUNT],
   ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
   ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
@@ -278,7 +282,7 @@ const PACKAGE_SYNONYMS: readonly (readonly string[])[] = [
   ['MELF', 'LL-41', 'DO-213AB'],
   ['SMA', 'DO-214AC'], ['SMB', 'DO-214AA'], ['SMC', 'DO-214AB'],
   ['SMF', 'SOD-123F', 'SOD-123FL'],
-  ['DPAK', 'TO-252'], ['D2PAK', 'TO-263'], ['D3PAK', 'TO-268'],
+  ['DPAK', 'TO-252', 'TO-252-2', 'TO-252-3'], ['D2PAK', 'TO-263', 'TO-263-2', 'TO-263-3'], ['D3PAK', 'TO-268'],
   ['SOT-323', 'SC-70'], ['SOT-363', 'SC-88', 'SC-70-6'], ['SOT-353', 'SC-88A', 'SC-70-5'],
   ['SOT-23-5', 'SOT-25', 'SC-74A'], ['SOT-23-6', 'SOT-26', 'SC-74'], ['SOT-89', 'SC-62'],
   ['SOD-323', 'SC-76'], ['SOD-523', 'SC-79'],

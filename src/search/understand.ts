@@ -32,7 +32,7 @@
  * Scanning (tokens, quantities, packages, MPN-like tokens): query-scan.ts, query-quantities.ts.
  */
 import type { SiUnit } from '../catalog/units.ts';
-import { CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, SUBTYPE_WORDS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
+import { CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
 import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, use, type Item, type Scan, type Tok } from './query-scan.ts';
 import type { Qty } from './query-quantities.ts';
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId, type SpecRole } from './spec-roles.ts';
@@ -71,7 +71,7 @@ export interface QueryUnderstanding {
   terms: string[];
   /**
    * The terms that are not family words either ("through hole" in "6.8Ω through hole resistors"), and
-   * family words that name a narrower kind ("tantalum": SUBTYPE_WORDS): what the query says beyond its
+   * family words that name a narrower kind ("tantalum": SUBTYPE_PHRASES): what the query says beyond its
    * constraints and families. Empty when every word was read.
    */
   unread: string[];
@@ -182,25 +182,32 @@ function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
   if (j - 1 >= 0 && UNIT_NOUNS.has((toks[j] as Tok).low)) before.push(j - 1); // "output voltage 3.3V"
   for (const k of [...before, it.end + 1]) {
     const t = toks[k];
-    // Memory words are also family words ("SRAM", "EEPROM"): beside a size they say which memory.
-    if (t === undefined || !(t.state === 'free' || (t.state === 'keep' && unit === 'B'))) continue;
+    // Memory words are also family words ("SRAM", "EEPROM"): beside a size they say which memory, and
+    // stay family words (and search terms).
+    const memory = t !== undefined && t.state === 'keep' && (unit === 'B' || unit === 'bit');
+    if (t === undefined || !(t.state === 'free' || memory)) continue;
     const role = QUALIFIERS.get(t.low)?.[unit];
     if (role !== undefined) {
-      t.state = 'used';
+      if (!memory) t.state = 'used';
       return role;
     }
   }
   return null;
 }
 
-/** "256K flash", "4352 ram", "RAM 32K": a bare value (no prefix, or k/M/G) beside a memory word is a size in bytes. */
-function memoryNear(toks: Tok[], it: Item, prefix: string | null): boolean {
-  if (prefix !== null && !'kKMG'.includes(prefix)) return false;
+/**
+ * The unit of a bare value (no prefix, or k/M/G) beside a memory word, or null: bytes for RAM and for
+ * a microcontroller's memories ("256K flash, 32K SRAM", "4352 ram"), bits for a memory chip ("eeprom
+ * 2K", "spi flash 16M": memory chips are sized in bits).
+ */
+function memoryUnitNear(toks: Tok[], it: Item, prefix: string | null, ctx: Family | null): 'B' | 'bit' | null {
+  if (prefix !== null && !'kKMG'.includes(prefix)) return null;
   for (const k of [it.end + 1, it.start - 1]) {
     const t = toks[k];
-    if (t !== undefined && t.state !== 'used' && QUALIFIERS.get(t.low)?.B !== undefined) return true;
+    if (t === undefined || t.state === 'used' || QUALIFIERS.get(t.low)?.B === undefined) continue;
+    return ctx === 'mcu' || t.low === 'ram' || t.low === 'sram' ? 'B' : 'bit';
   }
-  return false;
+  return null;
 }
 
 /** Drop restating nouns next to an item ("tolerance 1%", "5V voltage", "output voltage 3.3V"). */
@@ -237,7 +244,7 @@ function resolveItem(
   let unit = q?.unit ?? r?.unit ?? null;
   let scale = 1;
   if (unit === null) {
-    unit = memoryNear(s.toks, it, q?.prefix ?? r?.prefix ?? null) ? 'B' : inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
+    unit = memoryUnitNear(s.toks, it, q?.prefix ?? r?.prefix ?? null, ctx) ?? inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
     if (unit === null) return false;
   } else if (q?.rBare && explicit && ctx !== null && CONTEXT_BARE_UNIT[ctx] === 'H') {
     unit = 'H'; // "4R7 inductor": inductor code, µH
@@ -398,7 +405,7 @@ function understand(text: string): QueryUnderstanding {
     }
     if (STOPWORDS.has(t.low) || OPS.has(t.low) || !/[\p{L}\p{N}]/u.test(t.low)) continue;
     terms.push(t.low);
-    if (t.state === 'free' || (t.state === 'keep' && SUBTYPE_WORDS.has(t.low))) unread.push(t.low);
+    if (t.state === 'free' || (t.state === 'keep' && t.subtype)) unread.push(t.low);
   }
 
   return {

@@ -451,8 +451,11 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(countOf('dual n-channel mosfet')).toBeDefined();
     expect(countOf('quad analog switch')).toBeDefined();
     expect(understandQuery('dual n-channel mosfet').values.map((v) => v.values[0])).toEqual(['2', 'N-Channel']);
-    // Not a count: without a counted family, or in a phrase that means something else.
     expect(countOf('single nand gate')!.values).toContain('1');
+    // "single" is one of a kind: a diode pair ("1 Pair Common Cathode") is not a single diode.
+    expect(evaluate([spec('Diode configuration', '1 Pair Common Cathode')], countOf('single schottky diode')!)).toBe(null);
+    expect(evaluate([spec('Diode configuration', '1 Pair Common Cathode')], countOf('dual schottky diode')!)).toBe(true);
+    // Not a count: without a counted family, or in a phrase that means something else.
     for (const q of ['dual', 'dual core mcu', 'dual supply op amp', 'single supply op amp', 'single ended adc', 'single phase bridge rectifier diode']) {
       expect(countOf(q), q).toBeUndefined();
     }
@@ -461,6 +464,10 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('6.8Ω ±5% through hole resistors').unread).toEqual(['through', 'hole']);
     expect(understandQuery('0603 10uF tantalum capacitors').unread).toEqual(['tantalum']);
     expect(understandQuery('3A buck converter').unread).toEqual([]); // "buck" is a value here
+    // Synonyms of a family are read; words of a narrower kind are not.
+    for (const q of ['gate driver 2A sot-23', 'bridge rectifier 1A', 'low dropout regulator 3.3V']) expect(understandQuery(q).unread, q).toEqual([]);
+    expect(understandQuery('NOR flash 16Mbit').families).toEqual(['memory']);
+    expect(understandQuery('quad spi nor flash 128Mbit').values).toEqual([]); // memory is not a counted family
     // "rail to rail" is the amplifier's swing, and does not hide the count before it.
     expect(understandQuery('dual rail-to-rail op amp').values.map((v) => v.values[0])).toEqual(['2', 'Rail-to-Rail']);
     expect(evaluate([spec('Rail to rail', 'Rail-to-rail output')], understandQuery('rail to rail op amp').values[0]!)).toBe(true);
@@ -477,9 +484,16 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(tvs.specs.map((c) => [c.names[0], c.value])).toEqual([['Peak Pulse Power Dissipation (Ppp)', 200], ['Reverse Stand-Off Voltage (Vrwm)', 11]]);
     expect(tvs.values.map((v) => v.values[0])).toEqual(['Unidirectional']);
     expect(understandQuery('40Vds mosfet').specs[0]!.names[0]).toBe('Drain Source Voltage (Vdss)');
-    for (const q of ['12Vdc relay', '4.4Wx1', '100mA', '3V3']) expect(understandQuery(q).terms.some((t) => /^v/.test(t)), q).toBe(false);
+    // Only a voltage qualifier splits off: "12Vdc" is 12 V (coil), "4.4Wx1" stays one word.
+    expect(understandQuery('12Vdc relay').specs.map((c) => [c.names[0], c.value])).toEqual([['Coil Voltage', 12]]);
+    expect(understandQuery('4.4Wx1').terms).toEqual(['4.4wx1']);
+    expect(understandQuery('5Vin 3.3Vout ldo').specs.map((c) => c.names[0])).toEqual(['Input Voltage (Max)', 'Output Voltage']);
     // Isolation ratings and memory sizes written the way KiCad describes parts.
     expect(understandQuery('Quad-Channel Digital Isolator, 150Mbps, 1.0kV isolation').specs.map((c) => [c.names[0], c.value])).toContainEqual(['Isolation voltage(vrms)', 1000]);
+    expect(understandQuery('isolated 5V dc-dc converter').specs.map((c) => c.names[0])).toEqual(['Output Voltage']); // "isolated" is not a rating
+    // A memory chip's size is in bits; a microcontroller's memories and RAM are in bytes.
+    expect(understandQuery('24C02 eeprom 2K').specs.map((c) => [c.names[0], c.unit, c.value])).toEqual([['Memory Size', 'bit', 2000]]);
+    expect(understandQuery('24C02 eeprom 2K').terms).toContain('eeprom');
     expect(understandQuery('Flash MCU, 48Mhz, 256K Flash, 32K SRAM').specs.map((c) => [c.names[0], c.value])).toEqual([
       ['CPU Maximum Speed', 48e6], ['Program Storage Size', 256000], ['RAM Size', 32000],
     ]);
@@ -674,6 +688,9 @@ describe('satisfies', () => {
     expect(packageExact(understandQuery('zener MiniMELF'), part('LL-34'))).toBe(1);
     // Spellings of one outline for any pin count.
     expect([score('timer PDIP-14', 'DIP-14'), score('optocoupler SOP16', 'SOIC-16'), score('regulator TSOT-23-5', 'TSOT-25'), score('timer PDIP-14', 'DIP-16')]).toEqual([1, 1, 1, 0]);
+    // Another name is matched whole, never as a prefix or inside a longer code (the pin count would change).
+    expect([score('regulator sot-23-3', 'SOT-23-5'), score('op amp SOIC-8', 'TSSOP-8'), score('ldo SOT-26', 'SC-74A'), score('ldo SOT-23-3', 'SOT-23')]).toEqual([0, 0, 0, 1]);
+    expect(score('schottky SMA', 'SMA(DO-214AC)')).toBe(1);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
