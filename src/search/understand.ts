@@ -85,6 +85,9 @@ export interface QueryUnderstanding {
   families: Family[];
 }
 
+/** Words that say how a part mounts: implied by any package the query names. */
+const MOUNTING_WORDS: ReadonlySet<string> = new Set(['smd', 'smt', 'surface', 'mount', 'mounted']);
+
 /** Default relative half-window of an `equals` target. */
 const DEFAULT_WINDOW = 0.01;
 
@@ -411,7 +414,8 @@ function understand(text: string): QueryUnderstanding {
   return {
     text,
     terms: [...new Set(terms)],
-    unread: [...new Set(unread)],
+    // A mounting word says nothing a named package does not ("smd fuse 2A 1206").
+    unread: [...new Set(packages.length ? unread.filter((w) => !MOUNTING_WORDS.has(w)) : unread)],
     specs: dedupe(specs, (c) => `${c.names[0]}|${c.kind}|${c.lo}|${c.hi}`),
     values: dedupe(values, (v) => `${v.names[0]}|${v.values.join(',')}`),
     packages: [...new Set(packages)],

@@ -464,6 +464,8 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('6.8Ω ±5% through hole resistors').unread).toEqual(['through', 'hole']);
     expect(understandQuery('0603 10uF tantalum capacitors').unread).toEqual(['tantalum']);
     expect(understandQuery('3A buck converter').unread).toEqual([]); // "buck" is a value here
+    // A mounting word is read when the query names a package (which implies it).
+    expect([understandQuery('smd fuse 2A 1206').unread, understandQuery('smd fuse 2A').unread]).toEqual([[], ['smd']]);
     // Synonyms of a family are read; words of a narrower kind are not.
     for (const q of ['gate driver 2A sot-23', 'bridge rectifier 1A', 'low dropout regulator 3.3V']) expect(understandQuery(q).unread, q).toEqual([]);
     expect(understandQuery('NOR flash 16Mbit').families).toEqual(['memory']);
