@@ -71,6 +71,8 @@ export const ROLES = {
   },
   ratedVoltage: { names: ['Voltage Rated', 'Rated Voltage', 'Voltage Rating', 'Allowable voltage', 'Voltage rating (max)', 'Rated voltage (max)', 'Voltage'], unit: 'V', kind: 'at_least' },
   outputVoltage: { names: OUTPUT_VOLTAGE, unit: 'V', kind: 'equals' },
+  /** A regulator's voltage that may be either its output or its maximum input ("10V ldo": LDO outputs above 5 V are rare). */
+  regulatorVoltage: { names: [...OUTPUT_VOLTAGE, 'Input Voltage (Max)', 'Maximum input voltage', 'Input Voltage'], unit: 'V', kind: 'equals' },
   inputVoltage: {
     names: ['Input Voltage (Max)', 'Input Voltage', 'Maximum input voltage', 'Voltage - input(dc)', 'Voltage - supply', 'Supply Voltage'],
     unit: 'V', kind: 'at_least', covering: true,
@@ -264,6 +266,9 @@ export const MAGNITUDE_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiU
   zener: DIODE_CURRENT_BY_SIZE,
   tvs: DIODE_CURRENT_BY_SIZE,
   'bridge rectifier': DIODE_CURRENT_BY_SIZE,
+  // A bare LDO voltage up to 5 V is its output; above it, as often its maximum input ("500mA 10V ldo",
+  // "5.5V 150mA ldo"), so either counts. Two bare voltages still pair as input and output (PAIRED_ROLES).
+  ldo: { V: [[5.01, 'outputVoltage'], [Infinity, 'regulatorVoltage']] },
 };
 
 /**

@@ -259,13 +259,21 @@ function resolveItem(
   consumeNouns(s.toks, it, unit);
 
   let roleId: RoleId = qual ?? DEFAULT_ROLES[unit];
+  let sized = false;
   if (qual === null && ctx !== null && (explicit || RATING_UNITS.has(unit))) {
     roleId = CONTEXT_ROLES[ctx]?.[unit] ?? roleId;
     const bySize = q !== null && r === null ? MAGNITUDE_ROLES[ctx]?.[unit]?.find(([below]) => Math.abs(q.value * scale) < below) : undefined;
-    if (bySize) roleId = bySize[1];
+    if (bySize) {
+      roleId = bySize[1];
+      sized = true;
+    }
   }
+  // A value read by its size still came from the context: two of them pair by magnitude (pairByMagnitude).
   const fromContext =
-    qual === null && it.op === null && unit !== '%' && roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]);
+    qual === null &&
+    it.op === null &&
+    unit !== '%' &&
+    (sized || roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]));
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")
   if (unit === '%' && qual === null) {
     if (q !== null && isTolerance(q)) {

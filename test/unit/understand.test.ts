@@ -464,6 +464,10 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('6.8Ω ±5% through hole resistors').unread).toEqual(['through', 'hole']);
     expect(understandQuery('0603 10uF tantalum capacitors').unread).toEqual(['tantalum']);
     expect(understandQuery('3A buck converter').unread).toEqual([]); // "buck" is a value here
+    // A bare LDO voltage above 5 V may be the output or the maximum input; two still pair as input and output.
+    expect(understandQuery('500mA 10V ldo').specs[1]!.names).toEqual(expect.arrayContaining(['Output Voltage', 'Input Voltage (Max)']));
+    expect(understandQuery('3.3V ldo').specs[0]!.names).not.toContain('Input Voltage (Max)');
+    expect(understandQuery('35V 12V ldo').specs.map((c) => [c.names[0], c.kind, c.value])).toEqual([['Input Voltage (Max)', 'at_least', 35], ['Output Voltage', 'equals', 12]]);
     // A mounting word is read when the query names a package (which implies it).
     expect([understandQuery('smd fuse 2A 1206').unread, understandQuery('smd fuse 2A').unread]).toEqual([[], ['smd']]);
     // Synonyms of a family are read; words of a narrower kind are not.
