@@ -72,7 +72,7 @@ export const ROLES = {
   ratedVoltage: { names: ['Voltage Rated', 'Rated Voltage', 'Voltage Rating', 'Allowable voltage', 'Voltage rating (max)', 'Rated voltage (max)', 'Voltage'], unit: 'V', kind: 'at_least' },
   outputVoltage: { names: OUTPUT_VOLTAGE, unit: 'V', kind: 'equals' },
   /** A regulator's voltage that may be either its output or its maximum input ("10V ldo": LDO outputs above 5 V are rare). */
-  regulatorVoltage: { names: [...OUTPUT_VOLTAGE, 'Input Voltage (Max)', 'Maximum input voltage', 'Input Voltage'], unit: 'V', kind: 'equals' },
+  regulatorVoltage: { names: [...OUTPUT_VOLTAGE, 'Input Voltage (Max)', 'Maximum input voltage', 'Input Voltage', 'Voltage - supply', 'Supply Voltage'], unit: 'V', kind: 'equals' },
   inputVoltage: {
     names: ['Input Voltage (Max)', 'Input Voltage', 'Maximum input voltage', 'Voltage - input(dc)', 'Voltage - supply', 'Supply Voltage'],
     unit: 'V', kind: 'at_least', covering: true,
