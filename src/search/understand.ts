@@ -29,10 +29,12 @@
  * "16M crystal" is 16 MHz; a bare "220" is 220 Ω only when the query names a resistor.
  *
  * understandQuery never throws: anything it cannot read becomes a term or is dropped.
- * Scanning (tokens, quantities, packages, MPN-like tokens): query-scan.ts, query-quantities.ts.
+ * Scanning (tokens, quantities, packages, MPN-like tokens): query-scan.ts, query-quantities.ts; context and
+ * the unit of bare values: query-context.ts.
  */
 import type { SiUnit } from '../catalog/units.ts';
-import { CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
+import { CONTEXT_BARE_UNIT, QUALIFIERS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
+import { bareValueUnit, inferContext, pickContext } from './query-context.ts';
 import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, use, type Item, type Scan, type Tok } from './query-scan.ts';
 import type { Qty } from './query-quantities.ts';
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId, type SpecRole } from './spec-roles.ts';
@@ -91,57 +93,6 @@ const MOUNTING_WORDS: ReadonlySet<string> = new Set(['smd', 'smt', 'surface', 'm
 /** Default relative half-window of an `equals` target. */
 const DEFAULT_WINDOW = 0.01;
 
-// ---------------------------------------------------------------- context
-
-const DEFAULT_PREFIX_UNIT: ReadonlyMap<string, SiUnit> = new Map<string, SiUnit>([
-  ['p', 'F'],
-  ['n', 'F'],
-  ['u', 'F'],
-  ['k', 'Ω'],
-  ['M', 'Ω'],
-]);
-/** Prefixes that make sense for a unit inferred from a family context. */
-const PLAUSIBLE_PREFIXES: Readonly<Partial<Record<SiUnit, string>>> = {
-  Ω: 'mkMG',
-  F: 'pnum',
-  H: 'pnum',
-  Hz: 'kMG',
-};
-
-/** The unit of a value typed without one, or null (not a quantity in this context). */
-function inferUnit(q: { prefix: string | null; rNote: boolean }, ctx: Family | null, explicit: boolean): SiUnit | null {
-  const bare = explicit && ctx !== null ? (CONTEXT_BARE_UNIT[ctx] ?? null) : null;
-  if (q.rNote) return bare === 'H' ? 'H' : 'Ω';
-  if (q.prefix === null) return explicit && (ctx === 'resistor' || ctx === 'potentiometer') ? 'Ω' : null; // "220 resistor"
-  if (bare !== null && (PLAUSIBLE_PREFIXES[bare] ?? '').includes(q.prefix)) return bare;
-  return DEFAULT_PREFIX_UNIT.get(q.prefix) ?? null;
-}
-
-function pickContext(families: readonly Family[]): Family | null {
-  for (const f of families) if (!GENERIC_FAMILIES.has(f)) return f;
-  return families[0] ?? null;
-}
-
-/** Context inferred from the values when the query names no family. */
-function inferContext(s: Scan): Family | null {
-  for (const v of s.values) if (v.word.implies !== undefined && v.word.requires === undefined) return v.word.implies;
-  const typed = new Set<SiUnit>();
-  let untyped: SiUnit | null = null;
-  for (const it of s.items) {
-    const u = it.single?.unit ?? it.range?.unit ?? null;
-    if (u !== null) typed.add(u);
-    else if (untyped === null) untyped = inferUnit(it.single ?? { prefix: it.range?.prefix ?? null, rNote: false }, null, false);
-  }
-  if (typed.has('F')) return 'capacitor';
-  if (typed.has('H')) return 'inductor';
-  if (typed.has('Ω')) return 'resistor';
-  // A clock and a memory size ("80MHz 128KB"): a microcontroller, so the size is its program memory.
-  if (typed.has('Hz') && typed.has('B')) return 'mcu';
-  if (untyped === 'F') return 'capacitor';
-  if (untyped === 'Ω') return 'resistor';
-  return null;
-}
-
 // ---------------------------------------------------------------- resolution
 
 /** Units whose values have no sign: "-10k" is a dash and 10 kΩ. */
@@ -198,21 +149,6 @@ function qualifierFor(toks: Tok[], it: Item, unit: SiUnit): RoleId | null {
   return null;
 }
 
-/**
- * The unit of a bare value (no prefix, or k/M/G) beside a memory word, or null: bytes for RAM and for
- * a microcontroller's memories ("256K flash, 32K SRAM", "4352 ram"), bits for a memory chip ("eeprom
- * 2K", "spi flash 16M": memory chips are sized in bits).
- */
-function memoryUnitNear(toks: Tok[], it: Item, prefix: string | null, ctx: Family | null): 'B' | 'bit' | null {
-  if (prefix !== null && !'kKMG'.includes(prefix)) return null;
-  for (const k of [it.end + 1, it.start - 1]) {
-    const t = toks[k];
-    if (t === undefined || t.state === 'used' || QUALIFIERS.get(t.low)?.B === undefined) continue;
-    return ctx === 'mcu' || t.low === 'ram' || t.low === 'sram' ? 'B' : 'bit';
-  }
-  return null;
-}
-
 /** Drop restating nouns next to an item ("tolerance 1%", "5V voltage", "output voltage 3.3V"). */
 function consumeNouns(toks: Tok[], it: Item, unit: SiUnit): void {
   for (const k of [it.start - 1, it.start - 2, it.end + 1, it.end + 2]) {
@@ -247,7 +183,7 @@ function resolveItem(
   let unit = q?.unit ?? r?.unit ?? null;
   let scale = 1;
   if (unit === null) {
-    unit = memoryUnitNear(s.toks, it, q?.prefix ?? r?.prefix ?? null, ctx) ?? inferUnit(q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
+    unit = bareValueUnit(s.toks, it, q ?? { prefix: r?.prefix ?? null, rNote: false }, ctx, explicit);
     if (unit === null) return false;
   } else if (q?.rBare && explicit && ctx !== null && CONTEXT_BARE_UNIT[ctx] === 'H') {
     unit = 'H'; // "4R7 inductor": inductor code, µH
