@@ -2,15 +2,15 @@
  * Which parsed constraints a suite's own best parts fail (`partsearch relevance misses`): for every
  * agentic query, the query is read as agentic search reads it (understandQuery) and each of its
  * grade-3 parts is checked against each parsed constraint, as the ranking checks them
- * (constraintScore's checks, one at a time). A judged part failing a constraint is either a
+ * (constraintScore's checks, one at a time: satisfiesLoosely and meetsPackage). A judged part failing a constraint is either a
  * misreading of the query (a role, a unit, a package spelling) or data that disagrees with the text it
  * was judged on; either way the ranking puts that part below the parts that meet it. Relevance
  * engineers read the list to find vocabulary gaps: the summary counts the failures per spec name.
  */
 import type { PartRecord } from '../catalog/part.ts';
-import { constraintScore } from '../search/agentic.ts';
+import { meetsPackage } from '../search/agentic.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
-import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../search/understand.ts';
+import { understandQuery, type SpecConstraint, type ValueConstraint } from '../search/understand.ts';
 import type { RelevanceQuery } from './format.ts';
 
 export interface ConstraintMiss {
@@ -59,7 +59,7 @@ export async function findMisses(queries: readonly RelevanceQuery[], part: (slug
       for (const c of [...u.specs, ...u.values]) {
         if (!satisfiesLoosely(p.specs, c)) failed.push({ query: q.query, id: q.id, slug, constraint: describe(c), found: storedUnder(p, c.names) });
       }
-      if (u.packages.length && constraintScore(packagesOnly(u), p) < 1) {
+      if (u.packages.length && !meetsPackage(u, p)) {
         failed.push({ query: q.query, id: q.id, slug, constraint: `package ${u.packages.join(' | ')}`, found: p.package ?? '(no package)' });
       }
       if (failed.length === 0) report.meetingAll++;
@@ -72,11 +72,6 @@ export async function findMisses(queries: readonly RelevanceQuery[], part: (slug
   }
   report.byName = [...byName.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return report;
-}
-
-/** The understanding with its packages only, so constraintScore checks the package alone. */
-function packagesOnly(u: QueryUnderstanding): QueryUnderstanding {
-  return { ...u, specs: [], values: [] };
 }
 
 export function formatMisses(r: MissesReport): string {

@@ -149,12 +149,15 @@ export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = fa
   const checks: boolean[] = [];
   for (const c of u.specs) checks.push(check(p.specs, c));
   for (const c of u.values) checks.push(check(p.specs, c));
-  if (u.packages.length) {
-    const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
-    const text = `${pkg} ${p.description.toUpperCase()}`;
-    checks.push(u.packages.some((code) => packageMatches(code, pkg, text)));
-  }
+  if (u.packages.length) checks.push(meetsPackage(u, p));
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
+}
+
+/** Whether the part is in one of the packages the query names (packageMatches); the one package check of the ranking. */
+export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package' | 'description'>): boolean {
+  const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
+  const text = `${pkg} ${p.description.toUpperCase()}`;
+  return u.packages.some((code) => packageMatches(code, pkg, text));
 }
 
 /**
@@ -346,7 +349,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });
 
   const families = familiesToMatch(u.families);
-  const constrained = u.specs.length + u.values.length + u.packages.length > 0;
+  const constrained = constraintCount(u) > 0;
   const score = (ids: readonly number[], fused: Map<number, number>) =>
     ids
       .map((id) => recordOf(id))

@@ -300,17 +300,27 @@ const PIN_COUNT_FORMS: readonly { re: RegExp; forms(n: string): string[] }[] = [
   { re: /^TSOT-(?:23-|2)([3568])$/, forms: (n) => [`TSOT-23-${n}`, `TSOT-2${n}`] },
 ];
 
+/** packageForms' answers by upper-case code. */
+const formsOf = new Map<string, readonly string[]>();
+
 /** A package code as the package check compares it: upper case, and every other name of the same package. */
 export function packageForms(code: string): readonly string[] {
   const upper = code.toUpperCase();
-  const forms = new Set(PACKAGE_FORMS.get(upper) ?? [upper]);
-  for (const f of [...forms]) {
-    for (const { re, forms: of } of PIN_COUNT_FORMS) {
-      const m = re.exec(f);
-      if (m) for (const x of of(m[1]!)) forms.add(x);
+  // The ranking asks once per candidate part for the same few codes: derive each code's names once.
+  let known = formsOf.get(upper);
+  if (known === undefined) {
+    const forms = new Set(PACKAGE_FORMS.get(upper) ?? [upper]);
+    for (const f of [...forms]) {
+      for (const { re, forms: of } of PIN_COUNT_FORMS) {
+        const m = re.exec(f);
+        if (m) for (const x of of(m[1]!)) forms.add(x);
+      }
     }
+    known = [...forms];
+    if (formsOf.size >= 10_000) formsOf.clear();
+    formsOf.set(upper, known);
   }
-  return [...forms];
+  return known;
 }
 
 /** Imperial chip sizes written as bare digits ("0603"). A bare 4-digit token in this set is a package, never a value. */
