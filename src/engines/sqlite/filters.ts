@@ -2,6 +2,14 @@
 import type { EngineFilters } from '../port.ts';
 import type { VersionTables } from './schema.ts';
 
+/** A spec range bound as SQL over a spec row's [min, max]: the part's whole range lies within it. */
+const RANGE_SQL: readonly (readonly ['gte' | 'gt' | 'lte' | 'lt', string])[] = [
+  ['gte', 's.min >= ?'],
+  ['gt', 's.min > ?'],
+  ['lte', 's.max <= ?'],
+  ['lt', 's.max < ?'],
+];
+
 export interface SqlCondition {
   sql: string;
   params: unknown[];
@@ -63,22 +71,11 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
       set(`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`, own);
     } else {
       const conds = [named, 's.min IS NOT NULL'];
-      const r = s.range;
-      if (r.gte !== undefined) {
-        conds.push('s.min >= ?');
-        own.push(r.gte);
-      }
-      if (r.gt !== undefined) {
-        conds.push('s.min > ?');
-        own.push(r.gt);
-      }
-      if (r.lte !== undefined) {
-        conds.push('s.max <= ?');
-        own.push(r.lte);
-      }
-      if (r.lt !== undefined) {
-        conds.push('s.max < ?');
-        own.push(r.lt);
+      for (const [bound, sql] of RANGE_SQL) {
+        const v = s.range[bound];
+        if (v === undefined) continue;
+        conds.push(sql);
+        own.push(v);
       }
       set(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`, own);
     }
