@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
+import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import { createCategoryMatcher, type CategoryMatcher } from '../../src/catalog/match/categories.ts';
 import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
@@ -31,14 +31,7 @@ describe.skipIf(!present).each(API_ENGINES)('agentic paging on %s', (kind) => {
     embedder = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 32 })).embedder!;
     ({ engine, drop } = await makeEngine(kind, tempDir()));
     const files = await writeSampleCatalogue(tempDir(), { parts: 400, seed: 7 });
-    await runIngest({
-      engine,
-      embedder,
-      parts: [files.partsFile],
-      manufacturersFile: files.manufacturersFile,
-      categoriesFile: files.categoriesFile,
-      reportFile: path.join(tempDir(), 'r.jsonl'),
-    });
+    await ingestCatalog(engine, sampleFiles(files), embedder);
     categories = createCategoryMatcher((await engine.meta())!.categories);
   }, 180_000);
   afterAll(async () => {

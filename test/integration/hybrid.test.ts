@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
+import { ingestCatalog } from '../support/small-engine.ts';
 import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
@@ -27,14 +27,7 @@ describe.skipIf(!present).each(engines)('hybrid agentic search on %s', (_name, m
   beforeAll(async () => {
     embedder = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 32 })).embedder!;
     ({ engine, drop } = await make());
-    await runIngest({
-      engine,
-      embedder,
-      parts: [SMALL.parts],
-      manufacturersFile: SMALL.manufacturers,
-      categoriesFile: SMALL.categories,
-      reportFile: path.join(tempDir(), 'r.jsonl'),
-    });
+    await ingestCatalog(engine, { parts: SMALL.parts, manufacturers: SMALL.manufacturers, categories: SMALL.categories }, embedder);
   });
   afterAll(async () => {
     await engine?.close();

@@ -47,7 +47,7 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
 export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite'): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
-  await ingestSmallFixture(engine, dir, true);
+  await ingestSmallFixture(engine, true);
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
     engine,

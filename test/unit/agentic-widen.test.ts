@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
+import { ingestCatalog } from '../support/small-engine.ts';
 import { createCatalogProvider, type CatalogView } from '../../src/catalog/view.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
@@ -50,13 +50,7 @@ describe('agentic search: the named-category tier', () => {
     );
     engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
     await engine.init();
-    await runIngest({
-      engine,
-      embedder: null,
-      parts: [path.join(dir, 'parts.jsonl')],
-      categoriesFile: path.join(dir, 'categories.json'),
-      reportFile: path.join(dir, 'r.jsonl'),
-    });
+    await ingestCatalog(engine, { parts: path.join(dir, 'parts.jsonl'), categories: path.join(dir, 'categories.json') });
     view = (await createCatalogProvider(engine).get())!;
   });
   afterAll(async () => engine?.close());

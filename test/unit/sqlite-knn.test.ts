@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
+import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import { embeddingText } from '../../src/catalog/normalise.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
@@ -44,15 +44,7 @@ describe.each([
     const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
     engine = createSqliteEngine({ file: path.join(dir, 'p.db'), memoryVectors });
     await engine.init();
-    await runIngest({
-      engine,
-      embedder: hashEmbedder,
-      parts: [files.partsFile],
-      manufacturersFile: files.manufacturersFile,
-      categoriesFile: files.categoriesFile,
-      listsFile: files.listsFile,
-      reportFile: path.join(dir, 'r.jsonl'),
-    });
+    await ingestCatalog(engine, sampleFiles(files, true), hashEmbedder);
   }, 60_000);
 
   /** Brute force: every part passing the filters, by cosine to q, best first. */

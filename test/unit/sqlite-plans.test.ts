@@ -8,7 +8,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.ts';
+import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
@@ -28,15 +28,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     const file = (dbFile = path.join(dir, 'p.db'));
     auto = createSqliteEngine({ file });
     await auto.init();
-    await runIngest({
-      engine: auto,
-      embedder: null,
-      parts: [files.partsFile],
-      manufacturersFile: files.manufacturersFile,
-      categoriesFile: files.categoriesFile,
-      listsFile: files.listsFile,
-      reportFile: path.join(dir, 'r.jsonl'),
-    });
+    await ingestCatalog(auto, sampleFiles(files, true));
     probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan' } });
     seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek' } });
     const meta = (await auto.meta())!;
