@@ -55,19 +55,14 @@ export async function findMisses(queries: readonly RelevanceQuery[], part: (slug
       const p = await part(slug);
       if (!p) continue;
       report.judged++;
-      const failed: ConstraintMiss[] = [];
-      for (const c of [...u.specs, ...u.values]) {
-        if (!satisfiesLoosely(p.specs, c)) failed.push({ query: q.query, id: q.id, slug, constraint: describe(c), found: storedUnder(p, c.names) });
-      }
-      if (u.packages.length && !meetsPackage(u, p)) {
-        failed.push({ query: q.query, id: q.id, slug, constraint: `package ${u.packages.join(' | ')}`, found: p.package ?? '(no package)' });
-      }
-      if (failed.length === 0) report.meetingAll++;
-      for (const m of failed) {
-        const name = m.constraint.startsWith('package ') ? 'package' : m.constraint.split(/ (?:at_least|at_most|equals|=) /)[0]!;
+      const before = report.misses.length;
+      const miss = (name: string, constraint: string, found: string) => {
+        report.misses.push({ query: q.query, id: q.id, slug, constraint, found });
         byName.set(name, (byName.get(name) ?? 0) + 1);
-      }
-      report.misses.push(...failed);
+      };
+      for (const c of [...u.specs, ...u.values]) if (!satisfiesLoosely(p.specs, c)) miss(c.names[0]!, describe(c), storedUnder(p, c.names));
+      if (u.packages.length && !meetsPackage(u, p)) miss('package', `package ${u.packages.join(' | ')}`, p.package ?? '(no package)');
+      if (report.misses.length === before) report.meetingAll++;
     }
   }
   report.byName = [...byName.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
