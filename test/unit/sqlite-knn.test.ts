@@ -5,6 +5,7 @@
  * largest k, an exact scan of the filtered set. Checked against brute force over every part that passes the filters, on 6,000 generated parts
  * (more than vec0's largest k, so every path runs) with deterministic pseudo-random 8-dim vectors.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
@@ -13,6 +14,7 @@ import type { Embedder } from '../../src/embeddings/port.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { vectorScanAvailable } from '../../src/engines/sqlite/vector-scan.ts';
+import { vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -116,4 +118,80 @@ describe.each([
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.map((h) => h.category)).toEqual(hits.map(() => rare.slug));
   });
+});
+
+/**
+ * The HNSW graph (vector-index.ts): built by the ingest beside the database file when a version has
+ * at least `vectorIndexMin` vectors (lowered here to 1,000 of 6,000), used for the kNN windows, its
+ * candidates re-scored exactly; removed with its version.
+ */
+describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
+  let engine: SearchEngine;
+  let dbFile: string;
+  let files: Awaited<ReturnType<typeof writeSampleCatalogue>>;
+  beforeAll(async () => {
+    const dir = tempDir();
+    files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
+    dbFile = path.join(dir, 'p.db');
+    engine = createSqliteEngine({ file: dbFile, vectorIndexMin: 1000 });
+    await engine.init();
+    await ingestCatalog(engine, sampleFiles(files, true), hashEmbedder);
+  }, 60_000);
+
+  const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+  it('the ingest saved the live version a graph beside the database', () => {
+    expect(fs.existsSync(vectorIndexFile(dbFile, 'vec_v1')!)).toBe(true);
+  });
+
+  it('finds nearly all of the exact nearest parts, with their exact scores, best first, and keeps the filters', async () => {
+    const all = (await engine.textSearch({ text: null, filters: {}, limit: 100_000, offset: 0 })).hits.map((h) => h.id);
+    const parts = await engine.getParts(all);
+    const vectors = new Map(parts.map((p) => [p.id, vectorOf(embeddingText(p))]));
+    const statusOf = new Map(parts.map((p) => [p.id, p.status]));
+    let found = 0;
+    let wanted = 0;
+    for (const [i, filters] of [{}, { status: ['active'] }].entries()) {
+      for (let s = 0; s < 10; s++) {
+        const q = vectorOf(`graph query ${i} ${s}`);
+        const got = await engine.knn(q, 50, filters as EngineFilters);
+        const exact = parts
+          .filter((p) => !('status' in filters) || p.status === 'active')
+          .map((p) => ({ id: p.id, score: cosine(vectors.get(p.id)!, q) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 50);
+        expect(got).toHaveLength(50);
+        for (const h of got) {
+          expect(h.score).toBeCloseTo(cosine(vectors.get(h.id)!, q), 5);
+          if ('status' in filters) expect(statusOf.get(h.id)).toBe('active');
+        }
+        for (let j = 1; j < got.length; j++) expect(got[j]!.score).toBeLessThanOrEqual(got[j - 1]!.score);
+        const want = new Set(exact.map((h) => h.id));
+        found += got.filter((h) => want.has(h.id)).length;
+        wanted += exact.length;
+      }
+    }
+    expect(found / wanted).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
+  it('a re-ingest builds the new version its graph and removes the graph of the version it drops', async () => {
+    await ingestCatalog(engine, sampleFiles(files, true), hashEmbedder); // v2 live, v1 kept for rollback
+    await ingestCatalog(engine, sampleFiles(files, true), hashEmbedder); // v3 live, v2 kept, v1 dropped
+    expect(fs.existsSync(vectorIndexFile(dbFile, 'vec_v1')!)).toBe(false);
+    expect(fs.existsSync(vectorIndexFile(dbFile, 'vec_v2')!)).toBe(true);
+    expect(fs.existsSync(vectorIndexFile(dbFile, 'vec_v3')!)).toBe(true);
+    const q = vectorOf('after the swap');
+    expect(await engine.knn(q, 10, {})).toHaveLength(10);
+  }, 120_000);
+
+  it('a version under the threshold, or in memory, gets no graph (the exact scan serves it)', async () => {
+    const small = path.join(tempDir(), 'small.db');
+    const e = createSqliteEngine({ file: small }); // default threshold, 10,000 vectors: above these 6,000
+    await e.init();
+    await ingestCatalog(e, sampleFiles(files, true), hashEmbedder);
+    expect(fs.existsSync(vectorIndexFile(small, 'vec_v1')!)).toBe(false);
+    expect(await e.knn(vectorOf('exact scan'), 10, {})).toHaveLength(10);
+    await e.close();
+    expect(vectorIndexFile(':memory:', 'vec_v1')).toBeNull();
+  }, 60_000);
 });

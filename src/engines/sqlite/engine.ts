@@ -47,6 +47,8 @@ export interface SqliteEngineOptions {
   commonWord?: CommonWordBounds;
   /** Exact kNN over the vectors in memory (vector-scan.ts) when usearch loads; false: vec0's KNN only. Default true. */
   memoryVectors?: boolean;
+  /** Versions with at least this many vectors get an HNSW graph at ingest (vector-index.ts; default ANN_MIN_VECTORS; tests lower it). */
+  vectorIndexMin?: number;
   /** Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts (facets). */
   plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan' };
 }
@@ -101,7 +103,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return s;
   }
   const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord);
-  const nearest = createKnn(db, stmt, opts.memoryVectors !== false);
+  const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
   function mpnLookup(req: MpnLookupRequest): MpnHit[] {
@@ -345,7 +347,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       return getPartBySlug(mfr, mpn);
     },
     async beginLoad(o) {
-      return createSqliteLoader(db, opts.file, o.embeddingDims, invalidate);
+      return createSqliteLoader(db, opts.file, o.embeddingDims, invalidate, opts.vectorIndexMin);
     },
     async rollback() {
       refresh();

@@ -1,12 +1,14 @@
 /**
- * Nearest neighbours of the SQLite adapter (the port's knn), exact: usearch's SIMD scan of the live
- * version's vectors in memory (vector-scan.ts), or sqlite-vec's vec0 KNN when usearch does not load.
+ * Nearest neighbours of the SQLite adapter (the port's knn): the version's HNSW graph when the ingest
+ * built one (vector-index.ts: approximate, re-scored exactly), else usearch's exact SIMD scan of the
+ * live version's vectors in memory (vector-scan.ts), or sqlite-vec's vec0 KNN when usearch does not load.
  */
 import type Database from 'better-sqlite3';
 import type { EngineFilters, ScoredId } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
 import { loadVectorMatrix, nearestAmong, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
+import { openVectorIndex, vectorIndexFile, type VectorIndex } from './vector-index.ts';
 import { nextWindow } from './window.ts';
 
 /** sqlite-vec's largest k for a vec0 KNN query. */
@@ -16,24 +18,31 @@ const KNN_WINDOW_MAX = 4096;
  * their distances directly, when the first window did not hold k of them.
  */
 const SET_SCAN_SHARE = 1 / 8;
+/** Windows up to this many vectors (and under a quarter of them) are read from the graph; larger ones by the exact scan. */
+const GRAPH_WINDOW_MAX = 2048;
 
-export function createKnn(db: Database.Database, stmt: (sql: string) => Database.Statement, memoryVectors: boolean) {
-  /** The vectors of the version last asked for, keyed by its vec table (a new version reloads). */
-  let matrix: { version: string; m: VectorMatrix | null } | null = null;
+export function createKnn(db: Database.Database, stmt: (sql: string) => Database.Statement, memoryVectors: boolean, dbFile: string) {
+  /** The vectors (and graph) of the version last asked for, keyed by its vec table (a new version reloads). */
+  let matrix: { version: string; m: VectorMatrix | null; graph: VectorIndex | null } | null = null;
 
-  /** The live version's vectors in memory (vector-scan.ts), read on first use; null without usearch. */
-  function vectorMatrix(t: VersionTables): VectorMatrix | null {
+  /** The live version's vectors in memory (vector-scan.ts) and its graph, read on first use; null without usearch. */
+  function vectorMatrix(t: VersionTables): { m: VectorMatrix | null; graph: VectorIndex | null } | null {
     if (!vectorScanAvailable || !memoryVectors) return null;
-    if (matrix?.version !== t.vec) matrix = { version: t.vec, m: loadVectorMatrix(db, t.vec) };
-    return matrix.m;
+    if (matrix?.version !== t.vec) {
+      const m = loadVectorMatrix(db, t.vec);
+      matrix = { version: t.vec, m, graph: m ? openVectorIndex(vectorIndexFile(dbFile, t.vec), m) : null };
+    }
+    return matrix;
   }
 
   /**
-   * The k nearest parts passing the filters, nearest first (cosine). Both scans are exact: usearch's
+   * The k nearest parts passing the filters, nearest first (cosine). The nearest n vectors come from
+   * the version's graph when it has one and n is at most GRAPH_WINDOW_MAX and a quarter of the vectors
+   * (approximate: about 99.7% of the exact window, re-scored exactly), else from an exact scan: usearch's
    * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
    * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
-   * observed pass rate) until k pass or n covers every vector, and the result is then exact: every
-   * part nearer than the n-th vector was looked at. With the vectors in memory, a filter that the first
+   * observed pass rate) until k pass or n covers every vector, and with the exact scans the result is
+   * then exact: every part nearer than the n-th vector was looked at. With the vectors in memory, a filter that the first
    * window shows to be selective and that passes at most SET_SCAN_SHARE of the parts is answered from
    * the passing parts' own distances (exact too). With vec0, whose largest k is KNN_WINDOW_MAX,
    * selective filters are answered by computing the distance of every filtered part (a vector lookup
@@ -43,13 +52,16 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     if (k <= 0) return [];
     const f = filterSql(filters, t);
     const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-    const m = vectorMatrix(t);
+    const { m = null, graph = null } = vectorMatrix(t) ?? {};
     const vec0 = stmt(`SELECT part_id AS id, distance FROM ${t.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
     // Ties at equal distance by id, so the order does not depend on n.
     const near = (n: number) =>
-      (m ? nearestRows(m, vector, n) : (vec0.all(blob, n) as { id: number; distance: number }[])).sort(
-        (a, b) => a.distance - b.distance || Number(a.id) - Number(b.id),
-      );
+      (graph && n <= GRAPH_WINDOW_MAX && n * 4 <= m!.ids.length
+        ? graph.search(vector, n)
+        : m
+          ? nearestRows(m, vector, n)
+          : (vec0.all(blob, n) as { id: number; distance: number }[])
+      ).sort((a, b) => a.distance - b.distance || Number(a.id) - Number(b.id));
     const most = m ? m.ids.length : KNN_WINDOW_MAX;
     const scored = (rows: { id: number; distance: number }[]) => rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
     if (f.sql === '1') return scored(near(Math.min(k, most)));

@@ -16,6 +16,7 @@ import type { IndexedPart } from '../../catalog/part.ts';
 import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { ftsRow } from './text.ts';
+import { buildVectorIndex, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
 
 /** A part flattened for the load (cheap to post to a worker: arrays of strings and numbers). */
 export interface LoadRow {
@@ -58,6 +59,10 @@ export interface LoadCoreOptions {
   ftsChunkRows?: number;
   /** Phase timings on stderr (PARTSEARCH_LOAD_TRACE=1). */
   trace?: (line: string) => void;
+  /** The database file: a version's HNSW graph is saved beside it (vector-index.ts); none for ':memory:'. */
+  dbFile?: string;
+  /** Versions with at least this many vectors get a graph (default ANN_MIN_VECTORS). */
+  vectorIndexMin?: number;
 }
 
 export interface LoadCore {
@@ -79,6 +84,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const t = versionTables(version);
   const chunkRows = opts.ftsChunkRows ?? DEFAULT_FTS_CHUNK_ROWS;
   const trace = opts.trace ?? (() => undefined);
+  const graphFile = (v: string) => (dims && opts.dbFile ? vectorIndexFile(opts.dbFile, versionTables(v).vec) : null);
   db.exec(dropVersionDdl(version));
   db.exec(createVersionDdl(version, dims));
   // Indexes whose keys arrive nearly in order (few distinct values, rowids ascending) cost less
@@ -234,6 +240,13 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
+      // The graph goes on disk before the version goes live: the first query of a serving process maps it.
+      const file = graphFile(version);
+      if (file) {
+        const t0 = performance.now();
+        const n = buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
+        if (n !== null) trace(`HNSW graph of ${n} vectors ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }
       const get = db.prepare('SELECT value FROM engine_meta WHERE key = ?');
       const oldLive = (get.get('live') as { value: string } | undefined)?.value ?? null;
       const oldPrev = (get.get('previous') as { value: string } | undefined)?.value ?? null;
@@ -245,6 +258,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       if (oldPrev && oldPrev !== version) {
         db.exec(dropVersionDdl(oldPrev));
         db.prepare('DELETE FROM catalog_meta WHERE version = ?').run(oldPrev);
+        removeVectorIndex(graphFile(oldPrev));
       }
       db.pragma('wal_checkpoint(TRUNCATE)');
       return { version, count };
@@ -252,6 +266,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
     abort() {
       restore();
       db.exec(dropVersionDdl(version));
+      removeVectorIndex(graphFile(version));
     },
   };
 }

@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDb } from './db.ts';
 import { createLoadCore, type LoadRow } from './load-core.ts';
 
-const { file, version, dims } = workerData as { file: string; version: string; dims: number | null };
+const { file, version, dims, vectorIndexMin } = workerData as { file: string; version: string; dims: number | null; vectorIndexMin?: number };
 const db = openSqliteDb(file);
 // Bulk loads sort millions of index entries: spill the sorts to temporary files rather than memory,
 // and keep a small page cache (it also bounds the sorter's memory), so peak memory stays flat with
@@ -18,7 +18,7 @@ const db = openSqliteDb(file);
 db.pragma('temp_store = FILE');
 db.pragma('cache_size = -16384');
 const trace = process.env.PARTSEARCH_LOAD_TRACE ? (line: string) => process.stderr.write(`[sqlite load] ${line}\n`) : undefined;
-const core = createLoadCore(db, version, dims, { trace });
+const core = createLoadCore(db, version, dims, { trace, dbFile: file, vectorIndexMin });
 
 type Msg =
   | { op: 'write'; seq: number; rows: LoadRow[] }

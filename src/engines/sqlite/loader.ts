@@ -9,12 +9,12 @@ import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { EngineLoader, WriteFailure } from '../port.ts';
 import { createLoadCore, nextVersion, toLoadRow } from './load-core.ts';
 
-export function createSqliteLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void): EngineLoader {
+export function createSqliteLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void, vectorIndexMin?: number): EngineLoader {
   const version = nextVersion(db);
   const metaJson = (meta: CatalogMeta) => JSON.stringify({ ...meta, version });
 
   if (file === ':memory:') {
-    const core = createLoadCore(db, version, dims);
+    const core = createLoadCore(db, version, dims, { dbFile: file, vectorIndexMin });
     return {
       version,
       async write(parts) {
@@ -37,7 +37,7 @@ export function createSqliteLoader(db: Database.Database, file: string, dims: nu
   }
 
   const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-    workerData: { file, version, dims },
+    workerData: { file, version, dims, vectorIndexMin },
   });
   worker.unref();
   let seq = 0;

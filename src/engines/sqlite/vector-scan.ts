@@ -74,21 +74,29 @@ export function nearestRows(m: VectorMatrix, q: Float32Array, n: number): { id: 
   return out;
 }
 
-/**
- * The n nearest of the given parts to `q` by cosine distance (1 - cosine), nearest first, ties by id;
- * parts without a vector are left out. For small sets (a selective filter): one dot product a part.
- */
-export function nearestAmong(m: VectorMatrix, q: Float32Array, ids: readonly number[], n: number): { id: number; distance: number }[] {
+/** Row of each part id in `m` (built once per matrix). */
+export function rowIndex(m: VectorMatrix): Map<number, number> {
   if (!m.rowOf) {
     m.rowOf = new Map();
     for (let i = 0; i < m.ids.length; i++) m.rowOf.set(m.ids[i]!, i);
   }
+  return m.rowOf;
+}
+
+/**
+ * The exact cosine distances (1 - cosine, float32 as usearch's scan reports them, so both order
+ * alike; 0 between two zero vectors) of the given parts to `q`, nearest first, ties by id; parts
+ * without a vector are left out. One dot product a part: for small sets (a selective filter, the
+ * candidates of the vector index).
+ */
+export function exactDistances(m: VectorMatrix, q: Float32Array, ids: readonly number[]): { id: number; distance: number }[] {
+  const rowOf = rowIndex(m);
   const d = m.dims;
   let qq = 0;
   for (let j = 0; j < d; j++) qq += q[j]! * q[j]!;
   const out: { id: number; distance: number }[] = [];
   for (const id of ids) {
-    const row = m.rowOf.get(id);
+    const row = rowOf.get(id);
     if (row === undefined) continue;
     const o = row * d;
     let dot = 0;
@@ -99,8 +107,12 @@ export function nearestAmong(m: VectorMatrix, q: Float32Array, ids: readonly num
       vv += x * x;
     }
     const norm = Math.sqrt(qq * vv);
-    // As usearch reports it: a float32 distance (so both scans order alike), 0 between two zero vectors.
     out.push({ id, distance: Math.fround(norm === 0 ? (qq === 0 && vv === 0 ? 0 : 1) : 1 - dot / norm) });
   }
-  return out.sort((a, b) => a.distance - b.distance || a.id - b.id).slice(0, n);
+  return out.sort((a, b) => a.distance - b.distance || a.id - b.id);
+}
+
+/** The n nearest of the given parts to `q` by cosine distance, nearest first, ties by id (exactDistances). */
+export function nearestAmong(m: VectorMatrix, q: Float32Array, ids: readonly number[], n: number): { id: number; distance: number }[] {
+  return exactDistances(m, q, ids).slice(0, n);
 }
