@@ -2,7 +2,7 @@
  * SQLite plan choices give the same answers whichever plan runs (engine.ts): filter-only searches over
  * broad list/spec sets scan the parts in index order with the sets probed, or seek each set member's
  * row (broadSets); facet counts by manufacturer and category seek the matched rows or scan those
- * columns' indexes. Three engines over one 6,000-part index (each choice forced one way, and the
+ * columns' indexes; ranked text under filters reads ranked windows or joins every match (text-rank.ts). Three engines over one 6,000-part index (each choice forced one way, and the
  * automatic one) must agree on totals, pages and facets, for broad and narrow sets.
  */
 import path from 'node:path';
@@ -29,8 +29,8 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     auto = createSqliteEngine({ file });
     await auto.init();
     await ingestCatalog(auto, sampleFiles(files, true));
-    probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan' } });
-    seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek' } });
+    probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan', textRank: 'windows' } });
+    seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek', textRank: 'join' } });
     const meta = (await auto.meta())!;
     const spec = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts)[0]!;
     specName = spec.name;
@@ -84,6 +84,30 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ).toBeLessThanOrEqual(fa.total);
       expect(fa.specNames[specName] ?? 0, name).toBeLessThanOrEqual(fa.total);
     }
+  }, 60_000);
+
+  it('ranks text under filters the same with ranked windows and with the plain join, for broad and selective filters', async () => {
+    const meta = (await auto.meta())!;
+    const cats = (await auto.facets({ text: null, filters: {}, size: 500 })).categories.sort((a, b) => a.count - b.count);
+    const mfrs = (await auto.facets({ text: null, filters: {}, size: 500 })).manufacturers.sort((a, b) => a.count - b.count);
+    const textCases: [string, EngineFilters][] = [
+      ...cases,
+      ['the smallest category', { status: ['active'], categories: [cats[0]!.slug] }],
+      ['the largest category', { categories: [cats[cats.length - 1]!.slug] }],
+      ['a small manufacturer', { manufacturers: [mfrs[0]!.slug] }],
+      ['the smallest list', { lists: [[...meta.lists].sort((a, b) => a.member_count - b.member_count)[0]!.list_id] }],
+    ];
+    let answered = 0;
+    for (const text of ['resistor', 'ceramic capacitor 0603', 'mosfet']) {
+      for (const [name, filters] of textCases) {
+        const page = (e: SearchEngine) => e.textSearch({ text, filters, limit: 40, offset: 0, exactTotal: false });
+        const [a, w, j] = await Promise.all([page(auto), page(probe), page(seek)]);
+        expect(w.hits, `${text} / ${name}`).toEqual(j.hits);
+        expect(a.hits, `${text} / ${name}`).toEqual(j.hits);
+        if (j.hits.length > 0) answered++;
+      }
+    }
+    expect(answered).toBeGreaterThan(textCases.length); // most cases have hits to compare
   }, 60_000);
 
   it('facets with text count the text matches the same way', async () => {

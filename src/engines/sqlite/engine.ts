@@ -28,7 +28,7 @@ import type {
 import { filterSql, type FilterSql } from './filters.ts';
 import { versionTables, type VersionTables } from './schema.ts';
 import { trigramMatch, trigramSpread } from './text.ts';
-import { createTextRanking, type CommonWordBounds } from './text-rank.ts';
+import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './text-rank.ts';
 import { createKnn } from './knn.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
 import { parsedRecords, recordTexts, withLazyRecords } from './records.ts';
@@ -49,8 +49,11 @@ export interface SqliteEngineOptions {
   memoryVectors?: boolean;
   /** Versions with at least this many vectors get an HNSW graph at ingest (vector-index.ts; default ANN_MIN_VECTORS; tests lower it). */
   vectorIndexMin?: number;
-  /** Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts (facets). */
-  plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan' };
+  /**
+   * Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts
+   * (facets), ranked text under filters (text-rank.ts: ranked windows, or the plain join).
+   */
+  plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan'; textRank?: TextRankPlan };
 }
 
 export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
@@ -102,7 +105,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (!s) stmts.set(sql, (s = db.prepare(sql)));
     return s;
   }
-  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord);
+  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank);
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 

@@ -38,6 +38,8 @@ export interface FilterSql extends SqlCondition {
   probeSql: string;
   /** The list and spec conditions' row sets (`SELECT prow ...`), each with its own parameters. */
   sets: SqlCondition[];
+  /** Whether any condition other than the status is set (a category, manufacturer, set, stock or price). */
+  narrows: boolean;
 }
 
 export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
@@ -53,6 +55,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     sets.push({ sql, params: own });
   };
   if (f.status?.length) cond(`p.status IN (${placeholders(f.status, params)})`);
+  const statusOnly = parts.length;
   if (f.categories?.length) cond(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) cond(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.manufacturers?.length) cond(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
@@ -86,5 +89,5 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     params.push(f.maxPriceUsd);
   }
   const form = (rowIn: string) => (parts.length ? parts.map((c) => (c.set ? `${rowIn} ${c.text}` : c.text)).join(' AND ') : '1');
-  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets };
+  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrows: parts.length > statusOnly };
 }
