@@ -122,6 +122,7 @@ export function createTextRanking(
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
   function windowed(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] | null {
     const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
+    const tiedAt = stmt(`SELECT rowid AS r FROM ${t.fts} WHERE ${t.fts} MATCH ? AND bm25(${t.fts}, ${BM25_WEIGHTS}) = ?`);
     // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters.
     const pick = stmt(
       `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
@@ -131,14 +132,26 @@ export function createTextRanking(
       const complete = rows.length < n;
       const cut = complete ? Infinity : rows[rows.length - 1]!.s;
       const score = new Map(rows.map((x) => [x.r, x.s]));
-      const kept = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number; category: string | null }[])
-        .map((x) => ({ id: x.id, category: x.category, s: score.get(x.r)! }))
-        .filter((x) => x.s < cut);
-      if (complete || kept.length >= k) {
-        return kept
+      const passed = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number; category: string | null }[]).map((x) => ({
+        id: x.id,
+        category: x.category,
+        s: score.get(x.r)!,
+      }));
+      const kept = passed.filter((x) => x.s < cut);
+      const best = (xs: typeof kept) =>
+        xs
           .sort((a, b) => a.s - b.s || a.id - b.id)
           .slice(0, k)
           .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
+      if (complete || kept.length >= k) return best(kept);
+      // Enough passed, but some of them tie with the window's last row, and rows tied with it may lie
+      // beyond the window (ties are broken by id, not in FTS order; a catalogue's many parts of one
+      // description template score alike: "10k 0603 1% resistor", 90 rows better than the 200th and
+      // 140 tied with it). Every row at that score, read once, completes the answer exactly.
+      if (passed.length >= k) {
+        const tied = tiedAt.all(match, cut) as { r: number }[];
+        const atCut = pick.all(JSON.stringify(tied.map((x) => x.r)), ...f.params) as { id: number; category: string | null }[];
+        return best([...kept, ...atCut.map((x) => ({ id: x.id, category: x.category, s: cut }))]);
       }
       // Selective filters (under 1 in 20 rows passed: a list, a narrow spec range) are better applied by
       // SQLite inside the join than over ever larger windows of ranked rows: to the plain join.
