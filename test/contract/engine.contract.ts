@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
-import type { SearchEngine } from '../../src/engines/port.ts';
+import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { normaliseMpn } from '../../src/catalog/mpn.ts';
 import { tieredMpnSearch } from '../../src/engines/mpn-tiers.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
@@ -108,6 +108,20 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       const mpns = await mpnsOf(r.hits.map((h) => h.id));
       expect(new Set(mpns)).toEqual(new Set(['LM358DR', 'LM358D', 'LM358DR2G', 'LM2904DT']));
       for (let i = 1; i < r.hits.length; i++) expect(r.hits[i - 1]!.score).toBeGreaterThanOrEqual(r.hits[i]!.score);
+    });
+
+    it('without an exact total (exactTotal: false) answers the same hits and a total between what it returned and the exact count', async () => {
+      for (const text of ['0603', null]) {
+        for (const offset of [0, 1]) {
+          const req = { text, filters: { status: ['active'] } as EngineFilters, limit: 2, offset };
+          const exact = await engine.textSearch(req);
+          const rough = await engine.textSearch({ ...req, exactTotal: false });
+          expect(rough.hits.map((h) => h.id)).toEqual(exact.hits.map((h) => h.id));
+          expect(rough.total).toBeGreaterThanOrEqual(offset + rough.hits.length);
+          expect(rough.total).toBeLessThanOrEqual(exact.total);
+          expect(exact.total).toBeGreaterThan(offset + exact.hits.length); // more match than the page: the exact count is a real count
+        }
+      }
     });
 
     it('gives each text hit its category slug, read from the index, on every path (ranked, filtered, no text)', async () => {

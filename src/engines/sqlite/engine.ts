@@ -218,10 +218,12 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       return { total, hits };
     }
     const where = broadSets(t, f) ? f.probeSql : f.sql;
-    const total = (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
     const rows = stmt(
       `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
     ).all(...f.params, limit, offset) as TextHit[];
+    // Counting every match is a second pass over the set: only when asked for.
+    const total =
+      req.exactTotal === false ? offset + rows.length : (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
     return { total, hits: withRecords(req.records, rows) };
   }
 
