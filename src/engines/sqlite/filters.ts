@@ -38,8 +38,8 @@ export interface FilterSql extends SqlCondition {
   probeSql: string;
   /** The list and spec conditions' row sets (`SELECT prow ...`), each with its own parameters. */
   sets: SqlCondition[];
-  /** Whether any condition other than the status is set (a category, manufacturer, set, stock or price). */
-  narrows: boolean;
+  /** The conditions other than the status (a category, manufacturer, set, stock, price) on their own; null when there are none. */
+  narrowing: SqlCondition | null;
 }
 
 export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
@@ -55,7 +55,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     sets.push({ sql, params: own });
   };
   if (f.status?.length) cond(`p.status IN (${placeholders(f.status, params)})`);
-  const statusOnly = parts.length;
+  const statusConditions = parts.length;
   if (f.categories?.length) cond(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) cond(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.manufacturers?.length) cond(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
@@ -89,5 +89,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     params.push(f.maxPriceUsd);
   }
   const form = (rowIn: string) => (parts.length ? parts.map((c) => (c.set ? `${rowIn} ${c.text}` : c.text)).join(' AND ') : '1');
-  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrows: parts.length > statusOnly };
+  const narrowing =
+    parts.length === statusConditions ? null : statusConditions === 0 ? { sql: form('p.rowid IN'), params } : filterSql({ ...f, status: undefined }, t);
+  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrowing };
 }

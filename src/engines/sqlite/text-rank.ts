@@ -21,8 +21,6 @@ const COMMON_WORD_SHARE = 0.01;
 const RANK_WINDOW_MAX = 20_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
-/** Largest count of passing parts read to decide, before ranking, that the filters are selective. */
-const SELECTIVE_COUNT_MAX = 4096;
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
 export interface CommonWordBounds {
@@ -30,14 +28,17 @@ export interface CommonWordBounds {
   share: number;
 }
 
-/** Ranked text under filters: chosen per query ('auto'), or forced (tests): ranked windows first, or the plain join. */
-export type TextRankPlan = 'auto' | 'windows' | 'join';
+/**
+ * Ranked text under filters: ranked windows first, the plain join when they show the filters selective
+ * (the default), or the plain join at once (tests compare the two).
+ */
+export type TextRankPlan = 'windows' | 'join';
 
 export function createTextRanking(
   db: Database.Database,
   stmt: (sql: string) => Database.Statement,
   commonWord?: CommonWordBounds,
-  plan: TextRankPlan = 'auto',
+  plan: TextRankPlan = 'windows',
 ) {
   /** Size and document frequencies of query words of one index version (see textMatch), read on first use. */
   let stats: { fts: string; docCount: number; docFreq: Map<string, number> } | null = null;
@@ -91,10 +92,8 @@ export function createTextRanking(
    * result is exactly the plain query's.
    */
   function rankedText(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] {
-    if (plan === 'windows' || (plan === 'auto' && !fewPass(t, f))) {
-      const hits = windowed(t, match, f, k);
-      if (hits) return hits;
-    }
+    const hits = plan === 'windows' && !fewerPass(t, f, k) ? windowed(t, match, f, k) : null;
+    if (hits) return hits;
     // Selective filters: join every match and let SQLite filter before it sorts.
     return stmt(
       `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score, p.category AS category FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
@@ -102,21 +101,19 @@ export function createTextRanking(
   }
 
   /**
-   * Whether filters beyond the status (a category, a manufacturer, a list or spec set, stock, price)
-   * pass fewer than 1 in SELECTIVE_PASS_RATE parts, counted up to that bound (at most
-   * SELECTIVE_COUNT_MAX rows read). Such filters go straight to the plain join: every window round
-   * computes BM25 over every match again, so two rounds and the join cost three passes where the join
-   * alone costs one ("schottky diode 40V" within a 98-part category of the 29k catalogue: 15.4 -> 1.2 ms).
-   * A plan choice only: both plans answer the same.
+   * Whether fewer than k parts pass the filters' conditions beyond the status (a small category,
+   * manufacturer or list; counted up to k). Ranked windows then cannot gather k parts before they hold every match, so
+   * rankedText joins at once: 'schottky diode 40V' within its 98-part category of the 29k catalogue
+   * took two window rounds and the join, three BM25 passes (15 ms), where the join alone takes 1.2 ms.
    */
-  function fewPass(t: VersionTables, f: FilterSql): boolean {
-    if (!f.narrows) return false;
-    const parts = (stmt(`SELECT max(rowid) FROM ${t.parts}`).pluck().get() as number | null) ?? 0;
-    const bound = Math.min(SELECTIVE_COUNT_MAX, Math.ceil(parts / SELECTIVE_PASS_RATE));
-    const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.sql} LIMIT ?)`)
+  function fewerPass(t: VersionTables, f: FilterSql, k: number): boolean {
+    if (!f.narrowing) return false;
+    // Counted without the status condition (an upper bound, so never a wrong "fewer"): with it, SQLite
+    // may walk the (status, stock) index and test every active part (35 ms at 578k parts).
+    const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
       .pluck()
-      .get(...f.params, bound) as number;
-    return n < bound;
+      .get(...f.narrowing.params, k) as number;
+    return n < k;
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
