@@ -13,6 +13,8 @@ export interface LoadResult {
   p50ms: number;
   p99ms: number;
   statuses: Record<number, number>;
+  /** Requests that got no answer, by error code (a reset or refused connection); the run goes on. */
+  errors: Record<string, number>;
 }
 
 export async function runLoad(opts: {
@@ -26,11 +28,12 @@ export async function runLoad(opts: {
   const u = new URL(opts.url);
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
+  const errors: Record<string, number> = {};
   const end = performance.now() + opts.seconds * 1000;
   const paths = opts.paths?.length ? opts.paths : [u.pathname + u.search];
   let next = 0;
   const one = () =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<void>((resolve) => {
       const t0 = performance.now();
       const path = paths[next++ % paths.length]!;
       const req = http.request({ agent, host: u.hostname, port: u.port, path, headers: opts.headers }, (res) => {
@@ -41,7 +44,11 @@ export async function runLoad(opts: {
           resolve();
         });
       });
-      req.on('error', reject);
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        const code = e.code ?? e.message;
+        errors[code] = (errors[code] ?? 0) + 1;
+        resolve();
+      });
       req.end();
     });
   const started = performance.now();
@@ -54,5 +61,13 @@ export async function runLoad(opts: {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(3);
-  return { requests: latencies.length, seconds: +seconds.toFixed(2), rps: Math.round(latencies.length / seconds), p50ms: pct(50), p99ms: pct(99), statuses };
+  return {
+    requests: latencies.length,
+    seconds: +seconds.toFixed(2),
+    rps: Math.round(latencies.length / seconds),
+    p50ms: pct(50),
+    p99ms: pct(99),
+    statuses,
+    errors,
+  };
 }

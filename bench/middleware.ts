@@ -83,7 +83,16 @@ async function load(url: string, headers: Record<string, string>) {
     ],
     { encoding: 'utf8' },
   );
-  return JSON.parse(stdout.trim()) as { requests: number; rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
+  const r = JSON.parse(stdout.trim()) as {
+    requests: number;
+    rps: number;
+    p50ms: number;
+    p99ms: number;
+    statuses: Record<string, number>;
+    errors: Record<string, number>;
+  };
+  if (Object.keys(r.errors).length) throw new Error(`${url}: connection errors ${JSON.stringify(r.errors)}`);
+  return r;
 }
 
 const results: Record<string, unknown> = {

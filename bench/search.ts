@@ -74,7 +74,12 @@ async function load(url: string, paths: string[] | undefined, concurrency: numbe
     ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, paths, headers, concurrency, seconds: Number(values.seconds) })],
     { encoding: 'utf8' },
   );
-  return JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number> };
+  const r = JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number>; errors: Record<string, number> };
+  // A figure over failed requests would measure the failures: say what failed instead.
+  if (Object.keys(r.errors).length || Object.keys(r.statuses).some((k) => k !== '200')) {
+    throw new Error(`${url}: answers ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
+  }
+  return r;
 }
 
 /** p50 of embedding one query with the service's model (or the default model when the service runs without one). */
