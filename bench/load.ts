@@ -4,7 +4,10 @@
  * latency percentiles. Run it in its own process (bench/load-worker.ts) so it does not share the
  * server's event loop.
  */
+import { execFile } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 export interface LoadResult {
   requests: number;
@@ -70,4 +73,19 @@ export async function runLoad(opts: {
     statuses,
     errors,
   };
+}
+
+/**
+ * runLoad in a child process (bench/load-worker.ts), so that the load does not share the server's event
+ * loop. Requests without an answer stop the benchmark with what failed (a figure over failures would
+ * measure the failures); so do answers other than 200 unless `anyStatus`.
+ */
+export async function runLoadInChild(opts: Parameters<typeof runLoad>[0], anyStatus = false): Promise<LoadResult> {
+  const worker = path.join(import.meta.dirname, 'load-worker.ts');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', worker, JSON.stringify(opts)], { encoding: 'utf8' });
+  const r = JSON.parse(stdout.trim()) as LoadResult;
+  if (Object.keys(r.errors).length || (!anyStatus && Object.keys(r.statuses).some((k) => k !== '200'))) {
+    throw new Error(`${opts.url}: answers ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
+  }
+  return r;
 }

@@ -11,8 +11,6 @@
  *
  * Redis runs need REDIS_URL.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +25,7 @@ import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/http/services.ts';
 import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
+import { runLoadInChild } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -73,26 +72,7 @@ function benchRoutes(): RouteSpec[] {
 
 /** The load generator in a child process (asynchronously: the server shares this event loop). */
 async function load(url: string, headers: Record<string, string>) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'bench', 'load-worker.ts'),
-      JSON.stringify({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) }),
-    ],
-    { encoding: 'utf8' },
-  );
-  const r = JSON.parse(stdout.trim()) as {
-    requests: number;
-    rps: number;
-    p50ms: number;
-    p99ms: number;
-    statuses: Record<string, number>;
-    errors: Record<string, number>;
-  };
-  if (Object.keys(r.errors).length) throw new Error(`${url}: connection errors ${JSON.stringify(r.errors)}`);
-  return r;
+  return runLoadInChild({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) });
 }
 
 const results: Record<string, unknown> = {
@@ -153,7 +133,6 @@ for (const adapter of adapters) {
     bareCpu.push(b.cpuUsPerRequest);
     const g = await phase(`${base}/v1/bench/guarded`, { Authorization: `Bearer ${secret}` });
     lastGuarded = g;
-    if (Object.keys(g.statuses).some((k) => k !== '200')) throw new Error(`guarded route answered ${JSON.stringify(g.statuses)}`);
     guarded.push(g.rps);
     guardedCpu.push(g.cpuUsPerRequest);
   }

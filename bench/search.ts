@@ -12,17 +12,17 @@
  *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/search.ts [--seconds 5]
  *   SEARCH_ENGINE=opensearch OPENSEARCH_URL=http://127.0.0.1:9200 OPENSEARCH_INDEX_PREFIX=<prefix> npx tsx bench/search.ts
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { DEFAULT_MODEL_DIR, loadConfig } from '../src/config.ts';
 import { loadEmbedder } from '../src/embeddings/index.ts';
 import { closeServices, createServices } from '../src/composition.ts';
 import { createApp } from '../src/http/app.ts';
 import { silentLogger } from '../src/log.ts';
+import { runLoadInChild } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '32' } } });
@@ -69,17 +69,7 @@ const NL = [
 const nlPaths = NL.map((q) => `/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}&limit=10`);
 
 async function load(url: string, paths: string[] | undefined, concurrency: number) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench', 'load-worker.ts'), JSON.stringify({ url, paths, headers, concurrency, seconds: Number(values.seconds) })],
-    { encoding: 'utf8' },
-  );
-  const r = JSON.parse(stdout.trim()) as { rps: number; p50ms: number; p99ms: number; statuses: Record<string, number>; errors: Record<string, number> };
-  // A figure over failed requests would measure the failures: say what failed instead.
-  if (Object.keys(r.errors).length || Object.keys(r.statuses).some((k) => k !== '200')) {
-    throw new Error(`${url}: answers ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
-  }
-  return r;
+  return runLoadInChild({ url, paths, headers, concurrency, seconds: Number(values.seconds) });
 }
 
 /** p50 of embedding one query with the service's model (or the default model when the service runs without one). */
