@@ -121,6 +121,11 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
           expect(rough.total).toBeLessThanOrEqual(exact.total);
           expect(exact.total).toBeGreaterThan(offset + exact.hits.length); // more match than the page: the exact count is a real count
         }
+        // A page past the end: nothing to show, and the total still no more than the exact count.
+        const past = { text, filters: { status: ['active'] } as EngineFilters, limit: 2, offset: 100_000, exactTotal: false };
+        const beyond = await engine.textSearch(past);
+        expect(beyond.hits).toEqual([]);
+        expect(beyond.total).toBeLessThanOrEqual((await engine.textSearch({ ...past, exactTotal: true })).total);
       }
     });
 

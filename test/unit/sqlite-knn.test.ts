@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import { embeddingText } from '../../src/catalog/normalise.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
@@ -15,6 +16,9 @@ import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { vectorScanAvailable } from '../../src/engines/sqlite/vector-scan.ts';
 import { vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
+
+/** The usearch module the engine loads (the same CommonJS instance), to see its graph searches. */
+const usearchModule = createRequire(import.meta.url)('usearch') as { Index: { prototype: { search: (...a: unknown[]) => unknown } } };
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -151,6 +155,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     const statusOf = new Map(parts.map((p) => [p.id, p.status]));
     let found = 0;
     let wanted = 0;
+    const searches = vi.spyOn(usearchModule.Index.prototype, 'search');
     for (const [i, filters] of [{}, { status: ['active'] }].entries()) {
       for (let s = 0; s < 10; s++) {
         const q = vectorOf(`graph query ${i} ${s}`);
@@ -172,6 +177,47 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
       }
     }
     expect(found / wanted).toBeGreaterThanOrEqual(0.95);
+    expect(searches.mock.calls.length).toBeGreaterThanOrEqual(20); // the graph answered the windows
+    searches.mockRestore();
+  }, 60_000);
+
+  /** Brute force over every part of `e` by `embed`'s vectors. */
+  const exactNearest = async (e: SearchEngine, embed: (text: string) => Float32Array, q: Float32Array, k: number) => {
+    const ids = (await e.textSearch({ text: null, filters: {}, limit: 100_000, offset: 0 })).hits.map((h) => h.id);
+    return (await e.getParts(ids))
+      .map((p) => ({ id: p.id, score: cosine(embed(embeddingText(p)), q) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k)
+      .map((h) => h.id);
+  };
+
+  it('a graph of other vectors under the same ids (a leftover, another model) is not used: the exact scan answers', async () => {
+    const other = path.join(tempDir(), 'other.db');
+    const salted = (text: string) => vectorOf(`salt ${text}`);
+    const saltedEmbedder: Embedder = { ...hashEmbedder, model: 'salted hash vectors (test)', embed: async (texts) => texts.map(salted) };
+    const e = createSqliteEngine({ file: other, vectorIndexMin: 1000 });
+    await e.init();
+    await ingestCatalog(e, sampleFiles(files, true), saltedEmbedder);
+    await e.close();
+    // The first database's graph (same sample, same ids, other vectors) put where this one's belongs.
+    fs.copyFileSync(vectorIndexFile(dbFile, 'vec_v1')!, vectorIndexFile(other, 'vec_v1')!);
+    const fresh = createSqliteEngine({ file: other });
+    const q = salted('a query');
+    expect((await fresh.knn(q, 20, {})).map((h) => h.id)).toEqual(await exactNearest(fresh, salted, q, 20));
+    await fresh.close();
+  }, 60_000);
+
+  it('a graph that cannot be saved leaves the ingest whole: the version goes live and the exact scan answers', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'blocked.db');
+    fs.mkdirSync(vectorIndexFile(file, 'vec_v1')!); // a directory where the graph file would go
+    const e = createSqliteEngine({ file, vectorIndexMin: 1000 });
+    await e.init();
+    const summary = await ingestCatalog(e, sampleFiles(files, true), hashEmbedder);
+    expect(summary.indexed).toBe(6000);
+    const q = vectorOf('blocked graph');
+    expect((await e.knn(q, 20, {})).map((h) => h.id)).toEqual(await exactNearest(e, vectorOf, q, 20));
+    await e.close();
   }, 60_000);
 
   it('a re-ingest builds the new version its graph and removes the graph of the version it drops', async () => {
@@ -183,6 +229,15 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     const q = vectorOf('after the swap');
     expect(await engine.knn(q, 10, {})).toHaveLength(10);
   }, 120_000);
+
+  it('an in-memory database gets no graph and still answers', async () => {
+    const e = createSqliteEngine({ file: ':memory:', vectorIndexMin: 1 });
+    await e.init();
+    await ingestCatalog(e, sampleFiles(files, true), hashEmbedder);
+    const q = vectorOf('in memory');
+    expect((await e.knn(q, 20, {})).map((h) => h.id)).toEqual(await exactNearest(e, vectorOf, q, 20));
+    await e.close();
+  }, 60_000);
 
   it('a version under the threshold, or in memory, gets no graph (the exact scan serves it)', async () => {
     const small = path.join(tempDir(), 'small.db');

@@ -28,9 +28,13 @@ export async function page(
   exactTotal = true,
 ): Promise<{ total: number; hits: Hit[] }> {
   if (offset + limit <= RESULT_WINDOW) {
-    const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal });
+    // Without an exact total, hits are counted only up to the end of the page (OpenSearch stops counting
+    // there): an exact count when fewer match (a page past the end included), a lower bound otherwise.
+    const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal ? true : Math.max(1, offset + limit) });
     const hits = r?.hits.hits ?? [];
-    return { total: exactTotal ? (r?.hits.total?.value ?? 0) : offset + hits.length, hits };
+    const counted = r?.hits.total?.value ?? 0;
+    const bounded = !exactTotal && r?.hits.total?.relation === 'gte';
+    return { total: bounded ? Math.max(counted, offset + hits.length) : counted, hits };
   }
   let total = 0;
   let after: unknown[] | undefined;

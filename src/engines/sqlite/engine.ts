@@ -208,7 +208,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const limit = Math.max(0, req.limit);
     if (match) {
       const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
-      if (req.exactTotal === false) return { total: offset + hits.length, hits };
+      // offset + hits is a lower bound of the total unless the page lies past the end (no hits at an offset).
+      if (req.exactTotal === false && (hits.length > 0 || offset === 0)) return { total: offset + hits.length, hits };
       const total = (
         stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
           match,
@@ -223,7 +224,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     ).all(...f.params, limit, offset) as TextHit[];
     // Counting every match is a second pass over the set: only when asked for.
     const total =
-      req.exactTotal === false ? offset + rows.length : (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
+      req.exactTotal === false && (rows.length > 0 || offset === 0)
+        ? offset + rows.length
+        : (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
     return { total, hits: withRecords(req.records, rows) };
   }
 

@@ -38,7 +38,11 @@ export interface FilterSql extends SqlCondition {
   probeSql: string;
   /** The list and spec conditions' row sets (`SELECT prow ...`), each with its own parameters. */
   sets: SqlCondition[];
-  /** The conditions other than the status (a category, manufacturer, set, stock, price) on their own; null when there are none. */
+  /**
+   * The conditions read through an index (categories, manufacturers, lists, spec values and ranges) on
+   * their own, null when there are none: whatever passes every condition passes these, so a count under
+   * them bounds the filtered set from above without scanning the parts table.
+   */
   narrowing: SqlCondition | null;
 }
 
@@ -55,7 +59,6 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     sets.push({ sql, params: own });
   };
   if (f.status?.length) cond(`p.status IN (${placeholders(f.status, params)})`);
-  const statusConditions = parts.length;
   if (f.categories?.length) cond(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) cond(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.manufacturers?.length) cond(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
@@ -89,7 +92,13 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     params.push(f.maxPriceUsd);
   }
   const form = (rowIn: string) => (parts.length ? parts.map((c) => (c.set ? `${rowIn} ${c.text}` : c.text)).join(' AND ') : '1');
-  const narrowing =
-    parts.length === statusConditions ? null : statusConditions === 0 ? { sql: form('p.rowid IN'), params } : filterSql({ ...f, status: undefined }, t);
+  const { categories, manufacturers, lists, specs } = f;
+  const indexed = { categories, manufacturers, lists, specs };
+  const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && f.maxPriceUsd === undefined;
+  const narrowing = !(categories?.length || manufacturers?.length || lists?.length || specs?.length)
+    ? null
+    : onlyIndexed
+      ? { sql: form('p.rowid IN'), params }
+      : filterSql(indexed, t);
   return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrowing };
 }

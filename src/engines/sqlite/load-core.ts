@@ -240,12 +240,18 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
-      // The graph goes on disk before the version goes live: the first query of a serving process maps it.
+      // The graph goes on disk before the version goes live: the first kNN query of a serving process reads it.
+      // Without it kNN still answers, by the exact scan: a failed build (a full disk) is reported, not fatal.
       const file = graphFile(version);
       if (file) {
         const t0 = performance.now();
-        const n = buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
-        if (n !== null) trace(`HNSW graph of ${n} vectors ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        try {
+          const n = buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
+          if (n !== null) trace(`HNSW graph of ${n} vectors ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        } catch (e) {
+          process.stderr.write(`[sqlite load] the HNSW graph of ${version} was not built (${(e as Error).message}); kNN uses the exact scan\n`);
+          removeVectorIndex(file);
+        }
       }
       const get = db.prepare('SELECT value FROM engine_meta WHERE key = ?');
       const oldLive = (get.get('live') as { value: string } | undefined)?.value ?? null;

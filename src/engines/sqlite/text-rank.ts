@@ -29,8 +29,8 @@ export interface CommonWordBounds {
 }
 
 /**
- * Ranked text under filters: ranked windows first, the plain join when they show the filters selective
- * (the default), or the plain join at once (tests compare the two).
+ * Ranked text under filters: ranked windows first, the plain join when they cannot fill or show the
+ * filters selective (the default; see rankedText), or the plain join at once (tests compare the two).
  */
 export type TextRankPlan = 'windows' | 'join';
 
@@ -84,12 +84,17 @@ export function createTextRanking(
   /**
    * The best `k` parts by BM25 among those matching `match` and the filters, ordered by score then id.
    *
-   * FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no join, a bounded sort), and only
-   * the n best rows are joined to the parts table for the filters and ids. Joining every matching row
-   * first (the plain form) costs about as much as the ranking again: a common word ("resistor")
-   * matches a sixth of a 578k catalogue. n grows fourfold until k filtered parts score strictly better
-   * than the n-th row (rows tied with it may lie beyond the cut, and ties are broken by id), so the
-   * result is exactly the plain query's.
+   * Ranked windows first (`windowed`): FTS5 ranks the match set on its own (`ORDER BY bm25 LIMIT n`: no
+   * join, a bounded sort), and only the n best rows are joined to the parts table for the filters and
+   * ids. Joining every matching row first (the plain form) costs about as much as the ranking again: a
+   * common word ("resistor") matches a sixth of a 578k catalogue. Every row scoring better than the
+   * window's last is inside the window; when k passing rows are among them the answer is complete, and
+   * when enough passed but some tie with the last row, the rows at that score are read once (ties are
+   * broken by id, which the FTS order does not follow). Otherwise n grows by the observed pass rate for
+   * one more round, and filters that pass under 1 in SELECTIVE_PASS_RATE rows go to the plain join,
+   * where SQLite filters before it sorts. When fewer than k parts pass the filters' indexed conditions
+   * at all (fewerPass), the windows cannot fill and the plain join runs at once. Every path answers
+   * exactly what the plain join answers (test/unit/sqlite-plans.test.ts forces both).
    */
   function rankedText(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] {
     const hits = plan === 'windows' && !fewerPass(t, f, k) ? windowed(t, match, f, k) : null;

@@ -1,21 +1,24 @@
 /**
  * Approximate nearest neighbours for the SQLite adapter: an HNSW graph (usearch) over one index
  * version's vectors, built by the ingest before the version goes live and saved beside the
- * database file (`<db>.<vec table>.hnsw`), memory-mapped by the serving processes.
+ * database file (`<db>.<vec table>.hnsw`), read into memory by each serving process on its first kNN
+ * query (usearch's `load`; its memory-mapped `view` crashed the process in a test run once a viewed
+ * graph that failed the checks below was collected: libuv's "uv__close: Assertion fd > STDERR_FILENO").
  *
  * The exact scan (vector-scan.ts) reads every vector: 7 ms per query over the 29k real catalogue on
  * the slow day of bench/README.md, and it grows with the catalogue (888 MB of float32 at 578k
- * parts). The graph answers the same window in under 1 ms with about 99.7% of the exact nearest
- * 100 (bench/results/relevance.md, "Vector index"). Its candidates are re-scored with the exact
+ * parts). The graph answers the same window in about 1 ms with 99.0% of the exact nearest 100 and
+ * 99.8% of the nearest 10 (bench/results/relevance.md, "Vector index"). Its candidates are re-scored with the exact
  * float32 cosine, so the scores and the order of the parts it finds are the exact scan's.
  *
  * Small versions (under ANN_MIN_VECTORS vectors) get no graph: the exact scan costs about as much.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type { VectorMatrix } from './vector-scan.ts';
-import { exactDistances, loadVectorMatrix } from './vector-scan.ts';
+import { exactDistances } from './vector-scan.ts';
 
 /** Versions with fewer vectors are scanned exactly (no graph is built). */
 export const ANN_MIN_VECTORS = 10_000;
@@ -28,7 +31,7 @@ interface UsearchIndex {
   size(): number;
   dimensions(): number;
   save(path: string): void;
-  view(path: string): void;
+  load(path: string): void;
 }
 interface UsearchModule {
   Index: new (config: Record<string, unknown>) => UsearchIndex;
@@ -49,38 +52,78 @@ export function vectorIndexFile(dbFile: string, vecTable: string): string | null
 
 const newIndex = (dims: number): UsearchIndex => new usearch!.Index({ dimensions: dims, metric: 'cos', ...HNSW_CONFIG, multi: false });
 
+/** Vectors read from the vec table and added to the graph at a time while building (bounded memory). */
+const BUILD_CHUNK = 8192;
+
 /**
  * Builds the graph of a version's vectors (keys: part ids) and saves it to `file` (written to a
- * temporary name, then renamed: a reader never maps a half-written graph). Returns the number of
- * vectors in it, or null when none was built (no usearch, fewer than `minVectors` vectors).
+ * temporary name, then renamed: a reader never maps a half-written graph). The vectors are read from
+ * the vec table and added a chunk at a time, so the build holds the graph and one chunk, not every
+ * vector twice; it uses all but one core. Returns the number of vectors in it, or null when none was
+ * built (no usearch, fewer than `minVectors` vectors). Any leftover graph at `file` (from a version of
+ * the same name in a database since deleted) is removed first, so a version never meets a graph that
+ * is not its own.
  */
 export function buildVectorIndex(db: Database.Database, vecTable: string, file: string, minVectors = ANN_MIN_VECTORS): number | null {
+  removeVectorIndex(file);
   if (!usearch) return null;
   const count = db.prepare(`SELECT count(*) FROM ${vecTable}`).pluck().get() as number;
   if (count === 0 || count < minVectors) return null;
-  const m = loadVectorMatrix(db, vecTable);
-  if (!m) return null;
-  const ix = newIndex(m.dims);
-  const keys = new BigUint64Array(m.ids.length);
-  for (let i = 0; i < keys.length; i++) keys[i] = BigInt(m.ids[i]!);
-  ix.add(keys, m.data, 0);
+  const threads = Math.max(1, os.availableParallelism() - 1);
+  let ix: UsearchIndex | null = null;
+  let dims = 0;
+  let keys: bigint[] = [];
+  let chunk: Float32Array | null = null;
+  let n = 0;
+  let added = 0;
+  const flush = () => {
+    if (n === 0) return;
+    ix!.add(BigUint64Array.from(keys), chunk!.subarray(0, n * dims), threads);
+    added += n;
+    keys = [];
+    n = 0;
+  };
+  for (const [id, e] of db.prepare(`SELECT part_id, embedding FROM ${vecTable}`).raw().iterate() as IterableIterator<[number | bigint, Buffer]>) {
+    if (!ix) {
+      dims = e.byteLength / 4;
+      ix = newIndex(dims);
+      chunk = new Float32Array(BUILD_CHUNK * dims);
+    }
+    chunk!.set(new Float32Array(e.buffer, e.byteOffset, dims), n * dims);
+    keys.push(BigInt(id));
+    if (++n === BUILD_CHUNK) flush();
+  }
+  flush();
+  if (!ix) return null;
   const tmp = `${file}.${process.pid}.tmp`;
-  ix.save(tmp);
-  fs.renameSync(tmp, file);
-  return m.ids.length;
+  try {
+    ix.save(tmp);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  return added;
 }
 
-/** Deletes a version's graph file, if any. */
+/** Deletes a version's graph file, if any; best effort (a file that cannot be removed is only disk space, and openVectorIndex checks what it maps). */
 export function removeVectorIndex(file: string | null): void {
-  if (file) fs.rmSync(file, { force: true });
+  try {
+    if (file) fs.rmSync(file, { force: true });
+  } catch {
+    // left behind
+  }
 }
+
+/** Vectors of the version searched for themselves when a graph is opened (see openVectorIndex). */
+const SELF_CHECKS = 8;
 
 export interface VectorIndex {
   search(q: Float32Array, n: number): { id: number; distance: number }[];
 }
 
 /**
- * The saved graph of a version, memory-mapped, for searches re-scored against `m` (the same
+ * The saved graph of a version, read into memory, for searches re-scored against `m` (the same
  * version's vectors in memory); null when there is no graph file, usearch does not load, or the
  * graph does not hold exactly the vectors of `m` (a stale file).
  */
@@ -88,11 +131,20 @@ export function openVectorIndex(file: string | null, m: VectorMatrix): VectorInd
   if (!usearch || !file || !fs.existsSync(file)) return null;
   const ix = newIndex(m.dims);
   try {
-    ix.view(file);
+    ix.load(file);
   } catch {
     return null;
   }
   if (ix.size() !== m.ids.length || ix.dimensions() !== m.dims) return null;
+  // A graph of other vectors under the same ids (a leftover of a deleted database, another model) would
+  // pass the size check: a few of the version's own vectors must find themselves (or an identical vector).
+  for (let c = 0; c < SELF_CHECKS; c++) {
+    const row = Math.floor((c * (m.ids.length - 1)) / Math.max(1, SELF_CHECKS - 1));
+    const q = m.data.subarray(row * m.dims, (row + 1) * m.dims);
+    // Among its 10 nearest in the graph: float16 may order a near-duplicate first.
+    const found = exactDistances(m, q, Array.from(ix.search(q, 10, 1).keys, Number));
+    if (!found.length || found[0]!.distance > 1e-5) return null;
+  }
   return {
     /**
      * About the n nearest parts to `q` (the graph's candidates), with their exact float32 cosine
