@@ -7,7 +7,9 @@
  *            whole-catalogue list holds fewer than CATEGORY_FILL of their parts), kNN over the query
  *            embedding (when a model and vectors exist), MPN lookups for MPN-like tokens, all filtered
  *            by status first; 100 per list, 500 for pages beyond the first 100 results
- *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default),
+ *         -> fusion of the BM25 and kNN rankings (`fusion`): reciprocal rank fusion, k = 60 (default; the
+ *            kNN list weighs TRUSTED_KNN_WEIGHT instead of 1 when one of the first 3 BM25 hits holds at least
+ *            3/4 of the query's words, lexicalCoverage),
  *            or normalised scores: each list's scores min-max normalised to [0, 1] over the candidate
  *            pool (BM25 higher-is-better as the engines return it; cosine), combined as
  *            0.5 * bm25 + 0.5 * cosine, a part missing from a list scoring 0 there
@@ -39,6 +41,7 @@ import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-mat
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
+import { TOKEN, textTokens } from '../engines/text-tokens.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 /** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */
@@ -93,11 +96,58 @@ export const WIDEN_BELOW = 5;
 export const SPEC_FILL = 20;
 const POOL_MAX = 500;
 
-/** Reciprocal rank fusion: sum over lists of 1 / (k + rank), rank from 1. */
-export function rrf(lists: readonly (readonly ScoredId[])[]): Map<number, number> {
+/** Reciprocal rank fusion: sum over lists of weight / (k + rank), rank from 1 (weights default to 1). */
+export function rrf(lists: readonly (readonly ScoredId[])[], weights: readonly number[] = []): Map<number, number> {
   const score = new Map<number, number>();
-  for (const list of lists) list.forEach((h, rank) => score.set(h.id, (score.get(h.id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  lists.forEach((list, i) => {
+    const w = weights[i] ?? 1;
+    list.forEach((h, rank) => score.set(h.id, (score.get(h.id) ?? 0) + w / (RRF_K + rank + 1)));
+  });
   return score;
+}
+
+/**
+ * Query words the best BM25 hits must all hold (COVERED_SHARE of them, in one of the first
+ * COVERAGE_HITS hits) for the kNN list to weigh only TRUSTED_KNN_WEIGHT in reciprocal rank fusion.
+ * Measured on the four suites (bench/results/relevance.md, "Fusion by lexical coverage").
+ */
+export const COVERAGE_HITS = 3;
+export const COVERED_SHARE = 0.75;
+/**
+ * The kNN list's weight when BM25 covers the query: it still adds its candidates and breaks ties of the
+ * lexical lists, but it does not reorder the first 40 of BM25's list (adjacent ranks there differ by at
+ * least 1/100 - 1/101 = 0.000099 in RRF, and a kNN term is at most 0.005 / 61 = 0.000082).
+ */
+export const TRUSTED_KNN_WEIGHT = 0.005;
+
+/** A part's words as BM25 sees them (textTokens' cut, without its cap of 32). */
+function recordWords(r: PartRecord): Set<string> {
+  const text = [
+    r.mpn,
+    r.manufacturer.name,
+    r.description,
+    r.category?.path.map((p) => p.name).join(' ') ?? '',
+    r.package ?? '',
+    r.specs.map((x) => `${x.name} ${x.value}`).join(' '),
+    r.long_description ?? '',
+  ].join(' ');
+  return new Set(text.toLowerCase().match(TOKEN) ?? []);
+}
+
+/**
+ * Share of the query's words (textTokens; one-letter words only when digits) that the best-covering of
+ * the given parts holds in its text: 1 when a BM25 hit carries every word of the query, 0 without hits.
+ */
+export function lexicalCoverage(query: string, parts: readonly (PartRecord | undefined)[]): number {
+  const words = textTokens(query).filter((w) => w.length > 1 || /\d/.test(w));
+  if (!words.length) return 0;
+  let best = 0;
+  for (const p of parts) {
+    if (!p) continue;
+    const have = recordWords(p);
+    best = Math.max(best, words.filter((w) => have.has(w)).length / words.length);
+  }
+  return best;
 }
 
 /** Min-max normalisation of one list's scores to [0, 1] (all equal: every one 1). Higher is better. */
@@ -314,8 +364,22 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   }
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;
+  // When the best BM25 hits hold the query's words, BM25 has read the query: the kNN list then only
+  // breaks ties and adds candidates (TRUSTED_KNN_WEIGHT). Otherwise ("light emitting diode indicator",
+  // whose words no single part holds) both lists weigh alike.
+  const knnWeight =
+    vec.length &&
+    lex.length &&
+    lexicalCoverage(
+      req.query,
+      head(lex)
+        .slice(0, COVERAGE_HITS)
+        .map((h) => recordOf(h.id)),
+    ) >= COVERED_SHARE
+      ? TRUSTED_KNN_WEIGHT
+      : 1;
   const fuse = (l: readonly ScoredId[], v: readonly ScoredId[], c: readonly ScoredId[]) =>
-    fusion === 'normalized' ? normalizedFusion(mergeLists(l, c), v) : rrf([l, v, c]);
+    fusion === 'normalized' ? normalizedFusion(mergeLists(l, c), v) : rrf([l, v, c], [1, knnWeight, 1]);
   const byScore = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
   const mpnRank = new Map<number, number>();
   mpnHits.flat().forEach((c, i) => {

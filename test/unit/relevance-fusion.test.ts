@@ -3,7 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import type { RelevanceQuery } from '../../src/relevance/format.ts';
 import { runSuite, topSatisfied } from '../../src/relevance/runner.ts';
-import { constraintCount, DEFAULT_FUSION, minMax, NORMALIZED_LEXICAL_WEIGHT, normalizedFusion, rrf, RRF_K } from '../../src/search/agentic.ts';
+import {
+  constraintCount,
+  COVERED_SHARE,
+  DEFAULT_FUSION,
+  lexicalCoverage,
+  minMax,
+  NORMALIZED_LEXICAL_WEIGHT,
+  normalizedFusion,
+  rrf,
+  RRF_K,
+  TRUSTED_KNN_WEIGHT,
+} from '../../src/search/agentic.ts';
+import type { PartRecord } from '../../src/catalog/part.ts';
 import { understandQuery } from '../../src/search/understand.ts';
 import { smallSqliteEngine } from '../support/small-engine.ts';
 
@@ -24,6 +36,52 @@ describe('fusion', () => {
     expect(f.get(1)).toBeCloseTo(1 / (RRF_K + 1));
     expect(f.get(2)).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1));
     expect(ids(f)).toEqual([2, 1, 3]);
+  });
+
+  it('RRF weighs each list by its weight: a light kNN list breaks ties but does not reorder the first 40 of BM25', () => {
+    const lexical = Array.from({ length: 41 }, (_, i) => ({ id: i + 1, score: 100 - i }));
+    const knn = [...lexical].reverse(); // the opposite order
+    const weighed = rrf([lexical, knn], [1, TRUSTED_KNN_WEIGHT]);
+    expect(ids(weighed).slice(0, 40)).toEqual(lexical.slice(0, 40).map((h) => h.id));
+    expect(rrf([lexical, knn], [1, 0]).get(41)).toBeCloseTo(1 / (RRF_K + 41));
+    // tied in BM25 (two lists that rank them alike): the kNN list decides
+    const tie = rrf(
+      [
+        [
+          { id: 1, score: 1 },
+          { id: 2, score: 1 },
+        ],
+        [
+          { id: 2, score: 1 },
+          { id: 1, score: 1 },
+        ],
+        [
+          { id: 2, score: 0.9 },
+          { id: 1, score: 0.8 },
+        ],
+      ],
+      [1, 1, TRUSTED_KNN_WEIGHT],
+    );
+    expect(ids(tie)).toEqual([2, 1]);
+  });
+
+  it("lexical coverage: the share of the query's words that the best-covering part holds", () => {
+    const part = {
+      mpn: 'LM358DR',
+      manufacturer: { name: 'Texas Instruments' },
+      description: 'Dual operational amplifier, SOIC-8',
+      category: { path: [{ name: 'Amplifiers' }, { name: 'Op Amps' }] },
+      package: 'SOIC-8',
+      specs: [{ name: 'Supply voltage', value: '3V ~ 32V' }],
+      long_description: null,
+    } as unknown as PartRecord;
+    expect(lexicalCoverage('Dual operational amplifier texas', [part])).toBe(1);
+    expect(lexicalCoverage('dual op amp', [part])).toBeCloseTo(2 / 3); // "amp" is not a word of it ("amps", "amplifier")
+    expect(lexicalCoverage('dual operational amplifier low noise', [part])).toBe(0.6);
+    expect(lexicalCoverage('light emitting diode indicator', [part, undefined])).toBe(0);
+    expect(lexicalCoverage('dual op amp', [])).toBe(0);
+    expect(lexicalCoverage('  ', [part])).toBe(0);
+    expect(COVERED_SHARE).toBeGreaterThan(2 / 3); // neither of those two: the kNN list keeps its full weight
   });
 
   it('min-max maps a list to [0, 1], best 1 and worst 0; equal scores all 1', () => {
