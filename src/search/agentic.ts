@@ -42,6 +42,7 @@ import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { TOKEN, textTokens } from '../engines/text-tokens.ts';
+import { STOPWORDS } from './query-scan.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 /** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */
@@ -114,32 +115,39 @@ export function rrf(lists: readonly (readonly ScoredId[])[], weights: readonly n
 export const COVERAGE_HITS = 3;
 export const COVERED_SHARE = 0.75;
 /**
- * The kNN list's weight when BM25 covers the query: it still adds its candidates and breaks ties of the
- * lexical lists, but it does not reorder the first 40 of BM25's list (adjacent ranks there differ by at
- * least 1/100 - 1/101 = 0.000099 in RRF, and a kNN term is at most 0.005 / 61 = 0.000082).
+ * The kNN list's weight when BM25 covers the query: it still adds its candidates and breaks ties and
+ * near-ties of the lexical lists, but cannot reorder BM25's own first 40 (adjacent ranks there differ by
+ * at least 1/100 - 1/101 = 0.000099 in RRF, a kNN term is at most 0.005 / 61 = 0.000082; with the
+ * named-category list added, two parts' sums can be nearer than that).
  */
 export const TRUSTED_KNN_WEIGHT = 0.005;
 
-/** A part's words as BM25 sees them (textTokens' cut, without its cap of 32). */
+/** Lower case without accents (FTS5's remove_diacritics; OpenSearch's asciifolding). */
+const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** A part's words as the text index holds them (the FTS columns: sqlite/text.ts ftsRow; the OpenSearch text fields alike). */
 function recordWords(r: PartRecord): Set<string> {
   const text = [
     r.mpn,
+    r.mpn_norm,
+    ...r.aliases,
     r.manufacturer.name,
     r.description,
+    r.long_description ?? '',
     r.category?.path.map((p) => p.name).join(' ') ?? '',
     r.package ?? '',
     r.specs.map((x) => `${x.name} ${x.value}`).join(' '),
-    r.long_description ?? '',
   ].join(' ');
-  return new Set(text.toLowerCase().match(TOKEN) ?? []);
+  return new Set(fold(text).match(TOKEN) ?? []);
 }
 
 /**
- * Share of the query's words (textTokens; one-letter words only when digits) that the best-covering of
- * the given parts holds in its text: 1 when a BM25 hit carries every word of the query, 0 without hits.
+ * Share of the query's words (textTokens, without function words such as "for" and "with"; one-letter
+ * words only with digits) that the best-covering of the given parts holds in its indexed text: 1 when a
+ * BM25 hit carries every word of the query, 0 without hits.
  */
 export function lexicalCoverage(query: string, parts: readonly (PartRecord | undefined)[]): number {
-  const words = textTokens(query).filter((w) => w.length > 1 || /\d/.test(w));
+  const words = textTokens(fold(query)).filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w));
   if (!words.length) return 0;
   let best = 0;
   for (const p of parts) {
@@ -368,7 +376,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // breaks ties and adds candidates (TRUSTED_KNN_WEIGHT). Otherwise ("light emitting diode indicator",
   // whose words no single part holds) both lists weigh alike.
   const knnWeight =
-    vec.length &&
+    vecHead.length &&
     lex.length &&
     lexicalCoverage(
       req.query,

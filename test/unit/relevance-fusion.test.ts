@@ -68,6 +68,8 @@ describe('fusion', () => {
   it("lexical coverage: the share of the query's words that the best-covering part holds", () => {
     const part = {
       mpn: 'LM358DR',
+      mpn_norm: 'LM358DR',
+      aliases: ['LM358-N'],
       manufacturer: { name: 'Texas Instruments' },
       description: 'Dual operational amplifier, SOIC-8',
       category: { path: [{ name: 'Amplifiers' }, { name: 'Op Amps' }] },
@@ -78,6 +80,9 @@ describe('fusion', () => {
     expect(lexicalCoverage('Dual operational amplifier texas', [part])).toBe(1);
     expect(lexicalCoverage('dual op amp', [part])).toBeCloseTo(2 / 3); // "amp" is not a word of it ("amps", "amplifier")
     expect(lexicalCoverage('dual operational amplifier low noise', [part])).toBe(0.6);
+    // as the text index holds it: aliases, accents folded; function words are not asked for
+    expect(lexicalCoverage('LM358-N', [part])).toBe(1);
+    expect(lexicalCoverage('Texas Instrumènts amplifier for the dual', [part])).toBe(1);
     expect(lexicalCoverage('light emitting diode indicator', [part, undefined])).toBe(0);
     expect(lexicalCoverage('dual op amp', [])).toBe(0);
     expect(lexicalCoverage('  ', [part])).toBe(0);

@@ -16,7 +16,9 @@ export interface SearchResponse {
 /** OpenSearch's default index.max_result_window: from + size beyond it pages with search_after. */
 const RESULT_WINDOW = 10_000;
 /**
- * One page of a sorted search with an exact total. Beyond the result window it walks with
+ * One page of a sorted search, with an exact total (or, with `exactTotal` false, one counted only up
+ * to the end of the page: exact when fewer match, a lower bound otherwise). Beyond the result window
+ * (where the first step counts exactly either way) it walks with
  * search_after in window-sized steps (every sort ends with the unique id, so the order is total):
  * first skipping `offset` hits (sort values only), then collecting `limit`.
  */
@@ -30,7 +32,7 @@ export async function page(
   if (offset + limit <= RESULT_WINDOW) {
     // Without an exact total, hits are counted only up to the end of the page (OpenSearch stops counting
     // there): an exact count when fewer match (a page past the end included), a lower bound otherwise.
-    const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal ? true : Math.max(1, offset + limit) });
+    const r = await search({ ...body, from: offset, size: limit, track_total_hits: exactTotal ? true : offset + limit > 0 ? offset + limit : false });
     const hits = r?.hits.hits ?? [];
     const counted = r?.hits.total?.value ?? 0;
     const bounded = !exactTotal && r?.hits.total?.relation === 'gte';

@@ -39,8 +39,8 @@ export interface FilterSql extends SqlCondition {
   /** The list and spec conditions' row sets (`SELECT prow ...`), each with its own parameters. */
   sets: SqlCondition[];
   /**
-   * The conditions read through an index (categories, manufacturers, lists, spec values and ranges) on
-   * their own, null when there are none: whatever passes every condition passes these, so a count under
+   * The conditions that select few parts through an index (categories, manufacturers, lists, spec values
+   * and ranges; not the status, which most parts share) on their own, null when there are none: whatever passes every condition passes these, so a count under
    * them bounds the filtered set from above without scanning the parts table.
    */
   narrowing: SqlCondition | null;

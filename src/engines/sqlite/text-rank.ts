@@ -106,15 +106,16 @@ export function createTextRanking(
   }
 
   /**
-   * Whether fewer than k parts pass the filters' conditions beyond the status (a small category,
-   * manufacturer or list; counted up to k). Ranked windows then cannot gather k parts before they hold every match, so
+   * Whether fewer than k parts pass the filters' indexed conditions (categories, manufacturers, lists,
+   * spec values and ranges; FilterSql.narrowing), counted up to k: an upper bound of the filtered set,
+   * read through indexes. Ranked windows then cannot gather k parts before they hold every match, so
    * rankedText joins at once: 'schottky diode 40V' within its 98-part category of the 29k catalogue
    * took two window rounds and the join, three BM25 passes (15 ms), where the join alone takes 1.2 ms.
    */
   function fewerPass(t: VersionTables, f: FilterSql, k: number): boolean {
     if (!f.narrowing) return false;
-    // Counted without the status condition (an upper bound, so never a wrong "fewer"): with it, SQLite
-    // may walk the (status, stock) index and test every active part (35 ms at 578k parts).
+    // Without the status (SQLite may walk the (status, stock) index and test every active part: 35 ms
+    // at 578k), stock, price or excluded categories (no index: a scan of the parts table).
     const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
       .pluck()
       .get(...f.narrowing.params, k) as number;
