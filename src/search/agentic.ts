@@ -41,7 +41,7 @@ import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-mat
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
-import { TOKEN, textTokens } from '../engines/text-tokens.ts';
+import { partTextFields, TOKEN, textTokens } from '../engines/text-tokens.ts';
 import { STOPWORDS } from './query-scan.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -125,20 +125,9 @@ export const TRUSTED_KNN_WEIGHT = 0.005;
 /** Lower case without accents (FTS5's remove_diacritics; OpenSearch's asciifolding). */
 const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** A part's words as the text index holds them (the FTS columns: sqlite/text.ts ftsRow; the OpenSearch text fields alike). */
+/** A part's words as the text indexes hold them (partTextFields). */
 function recordWords(r: PartRecord): Set<string> {
-  const text = [
-    r.mpn,
-    r.mpn_norm,
-    ...r.aliases,
-    r.manufacturer.name,
-    r.description,
-    r.long_description ?? '',
-    r.category?.path.map((p) => p.name).join(' ') ?? '',
-    r.package ?? '',
-    r.specs.map((x) => `${x.name} ${x.value}`).join(' '),
-  ].join(' ');
-  return new Set(fold(text).match(TOKEN) ?? []);
+  return new Set(fold(Object.values(partTextFields(r)).join(' ')).match(TOKEN) ?? []);
 }
 
 /**

@@ -1,6 +1,7 @@
 /** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
 import type { PartRecord } from '../../catalog/part.ts';
 import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
+import { partTextFields } from '../text-tokens.ts';
 
 /** Sort key of an MPN key: 4-digit length then the key, so one keyword sort orders by (length, key). */
 export function keySort(key: string): string {
@@ -13,6 +14,7 @@ function vector(v: Float32Array): number[] {
 }
 
 export function partDocument(r: PartRecord, embedding: Float32Array | null, withVectors: boolean): Record<string, unknown> {
+  const text = partTextFields(r);
   const doc: Record<string, unknown> = {
     id: r.id,
     mpn_norm: r.mpn_norm,
@@ -20,15 +22,15 @@ export function partDocument(r: PartRecord, embedding: Float32Array | null, with
     aliases_norm: r.aliases_norm,
     alias_keys: r.aliases_norm.map((k) => ({ key: k, sort: keySort(k) })),
     // The same text the SQLite adapter puts in its `mpn` FTS column.
-    mpn_text: [r.mpn, r.mpn_norm, ...r.aliases].join(' '),
+    mpn_text: text.mpn,
     mpn_slug: r.mpn_slug,
     manufacturer: { id: r.manufacturer.id, slug: r.manufacturer.slug, name: r.manufacturer.name },
-    category: r.category ? { slug: r.category.slug, names: r.category.path.map((p) => p.name).join(' ') } : null,
+    category: r.category ? { slug: r.category.slug, names: text.category } : null,
     description: r.description,
     long_description: r.long_description,
     package: r.package,
     series: r.series,
-    specs_text: r.specs.map((s) => `${s.name} ${s.value}`).join(' '),
+    specs_text: text.specs,
     status: r.status,
     lists: r.lists,
     stock: r.stock,

@@ -1,6 +1,6 @@
 /** Rows of the full-text tables, and free text -> FTS5 MATCH expressions. */
 import type { PartRecord } from '../../catalog/part.ts';
-import { TOKEN } from '../text-tokens.ts';
+import { partTextFields, TOKEN } from '../text-tokens.ts';
 
 /**
  * The tokenizer keeps "." inside tokens (so "0.1uF" and "3.3V" stay whole); a dot that does not sit
@@ -11,19 +11,8 @@ const clean = (s: string) => s.replace(LONE_DOT, ' ');
 
 /** The FTS columns of a part, in FTS_COLUMNS order. */
 export function ftsRow(r: PartRecord): string[] {
-  return ftsColumns(r).map(clean);
-}
-
-function ftsColumns(r: PartRecord): string[] {
-  return [
-    [r.mpn, r.mpn_norm, ...r.aliases].join(' '),
-    [r.manufacturer.name].join(' '),
-    r.description,
-    r.long_description ?? '',
-    r.category ? r.category.path.map((p) => p.name).join(' ') : '',
-    r.package ?? '',
-    r.specs.map((s) => `${s.name} ${s.value}`).join(' '),
-  ];
+  const f = partTextFields(r);
+  return [f.mpn, f.manufacturer, f.description, f.longDescription, f.category, f.package, f.specs].map(clean);
 }
 
 /** OR of the quoted terms (engines/text-tokens.ts: a word, or the words of a phrase); null when there are none. */
