@@ -12,7 +12,8 @@ import { METRIC_LABELS, METRIC_NAMES, type Metrics } from '../relevance/metrics.
 import { runSuite, type RelevanceReport, type SuiteResult } from '../relevance/runner.ts';
 import { buildSampleIndex } from '../relevance/sample-index.ts';
 import { findMisses, formatMisses } from '../relevance/misses.ts';
-import { DEFAULT_FUSION, FUSIONS, type Fusion, type Retrieval } from '../search/agentic.ts';
+import type { Retrieval } from '../search/agentic.ts';
+import { DEFAULT_FUSION, FUSIONS, type Fusion } from '../search/fusion.ts';
 import { UsageError, type Command } from './args.ts';
 
 /** Where suite NAMEs live: test/relevance/NAME.jsonl of this checkout. */

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import type { RelevanceQuery } from '../../src/relevance/format.ts';
 import { runSuite, topSatisfied } from '../../src/relevance/runner.ts';
+import { constraintCount } from '../../src/search/agentic.ts';
 import {
-  constraintCount,
   COVERED_SHARE,
   DEFAULT_FUSION,
   lexicalCoverage,
@@ -14,7 +14,7 @@ import {
   rrf,
   RRF_K,
   TRUSTED_KNN_WEIGHT,
-} from '../../src/search/agentic.ts';
+} from '../../src/search/fusion.ts';
 import type { PartRecord } from '../../src/catalog/part.ts';
 import { understandQuery } from '../../src/search/understand.ts';
 import { smallSqliteEngine } from '../support/small-engine.ts';
