@@ -59,13 +59,18 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   return { accounts, throttle, gate: a.createGate(accounts, throttle) };
 }
 
-export async function createServices(config: Config, opts: { log?: Logger; embedder?: boolean } = {}): Promise<AppServices> {
+/**
+ * `bulkEmbedding`: the process embeds batches of documents (ingest), so one forward pass may use every
+ * core; otherwise (the API) it embeds one short query at a time beside the thread serving requests,
+ * and one thread is faster (no contention with that thread, no spinning thread pool).
+ */
+export async function createServices(config: Config, opts: { log?: Logger; embedder?: boolean; bulkEmbedding?: boolean } = {}): Promise<AppServices> {
   const log = opts.log ?? createLogger(config.logLevel);
   const engine = await createEngine(config);
   let embedder: Embedder | null = null;
   let embedderMessage = 'embeddings disabled for this process';
   if (opts.embedder !== false) {
-    const status = await loadEmbedder(config);
+    const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1) });
     embedder = status.embedder;
     embedderMessage = status.message;
   }

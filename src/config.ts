@@ -33,6 +33,11 @@ export interface Config {
   readonly embeddingModelId: string | null;
   /** Texts per embedding batch. */
   readonly embeddingBatchSize: number;
+  /**
+   * Threads of one forward pass (onnxruntime intra-op threads); null: 1 for the API (one short query
+   * at a time, beside the thread serving requests), every core for bulk embedding (ingest).
+   */
+  readonly embeddingThreads: number | null;
   /** Log level. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Prices, quotas, request cap and default throttle. */
@@ -147,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingModelDir,
     embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
+    embeddingThreads: str(env, 'EMBEDDING_THREADS') === null ? null : int(env, 'EMBEDDING_THREADS', 1, 1, 256),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     billing: Object.freeze({
       prices: Object.freeze(

@@ -56,7 +56,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     if (parts.length === 0) throw new UsageError('--parts FILE is required (or --rollback)');
     const batchSize = v['batch-size'] ? Number(v['batch-size']) : undefined;
     if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive whole number');
-    const s = await createServices(config, { embedder: !v['no-embeddings'] });
+    const s = await createServices(config, { embedder: !v['no-embeddings'], bulkEmbedding: true });
     try {
       if (!v['no-embeddings']) process.stderr.write(`ingest: ${s.embedderMessage}\n`);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -2,8 +2,16 @@
 import type { Config } from '../config.ts';
 import type { EmbedderStatus } from './port.ts';
 import { createTransformersEmbedder } from './transformers.ts';
+import { createWorkerEmbedder } from './worker-embedder.ts';
 
-export async function loadEmbedder(config: Pick<Config, 'embeddingModelDir' | 'embeddingModelId' | 'embeddingBatchSize'>): Promise<EmbedderStatus> {
+/**
+ * The model runs in a worker thread (worker-embedder.ts) unless `inProcess` is asked for (benchmarks
+ * comparing the two). `threads`: intra-op threads of a forward pass (onnxruntime's default when absent).
+ */
+export async function loadEmbedder(
+  config: Pick<Config, 'embeddingModelDir' | 'embeddingModelId' | 'embeddingBatchSize'>,
+  opts: { inProcess?: boolean; threads?: number } = {},
+): Promise<EmbedderStatus> {
   if (!config.embeddingModelDir && !config.embeddingModelId) {
     return {
       embedder: null,
@@ -12,11 +20,8 @@ export async function loadEmbedder(config: Pick<Config, 'embeddingModelDir' | 'e
     };
   }
   try {
-    const embedder = await createTransformersEmbedder({
-      dir: config.embeddingModelDir,
-      modelId: config.embeddingModelId,
-      batchSize: config.embeddingBatchSize,
-    });
+    const options = { dir: config.embeddingModelDir, modelId: config.embeddingModelId, batchSize: config.embeddingBatchSize, threads: opts.threads };
+    const embedder = opts.inProcess ? await createTransformersEmbedder(options) : await createWorkerEmbedder(options);
     return { embedder, message: `embedding model ${embedder.model} loaded (${embedder.dims} dims): hybrid search` };
   } catch (e) {
     const where = config.embeddingModelDir ?? config.embeddingModelId;

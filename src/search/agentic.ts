@@ -165,7 +165,6 @@ export function intersectCategories(filter: readonly string[] | undefined, named
 }
 
 export async function agenticSearch(engine: SearchEngine, embedder: Embedder | null, vectorsIndexed: boolean, req: AgenticRequest): Promise<AgenticResult> {
-  const u = understandQuery(req.query);
   // Pages within the first POOL_MIN results read POOL_MIN candidates per list; deeper pages read POOL_MAX.
   // Either way the first block of the ranking is built from the lists' first POOL_MIN only (below), so
   // every page sees the same ranking.
@@ -173,6 +172,11 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const canVector = embedder !== null && vectorsIndexed;
   // Without a model or indexed vectors every retrieval falls back to lexical (and says so).
   const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
+  // The query's embedding starts before anything else: the model runs in its own thread
+  // (embeddings/worker-embedder.ts) while this one reads the query and runs BM25 (synchronous on SQLite).
+  const queryVector = retrieval !== 'lexical' && embedder ? embedder.embed([req.query]) : null;
+  queryVector?.catch(() => undefined); // awaited below; this only keeps an early throw from leaving it unhandled
+  const u = understandQuery(req.query);
 
   const named = namedCategories(req.categories, req.query);
   const within =
@@ -185,23 +189,22 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch).
   const bm25 = (filters: EngineFilters) =>
     engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
-  const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
-  const vector: Promise<{ vec: VectorHit[]; vecHead: VectorHit[] }> =
-    retrieval !== 'lexical' && embedder
-      ? embedder.embed([req.query]).then(async ([v]) => {
-          if (pool === POOL_MIN) {
-            const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
-            return { vec, vecHead: vec };
-          }
-          const [vec, vecHead] = await Promise.all([
-            engine.knn(v!, pool, req.filters, { records: true }),
-            engine.knn(v!, POOL_MIN, req.filters, { records: true }),
-          ]);
-          return { vec, vecHead };
-        })
-      : Promise.resolve({ vec: [], vecHead: [] });
+  const vector: Promise<{ vec: VectorHit[]; vecHead: VectorHit[] }> = queryVector
+    ? queryVector.then(async ([v]) => {
+        if (pool === POOL_MIN) {
+          const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
+          return { vec, vecHead: vec };
+        }
+        const [vec, vecHead] = await Promise.all([
+          engine.knn(v!, pool, req.filters, { records: true }),
+          engine.knn(v!, POOL_MIN, req.filters, { records: true }),
+        ]);
+        return { vec, vecHead };
+      })
+    : Promise.resolve({ vec: [], vecHead: [] });
+  const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
   const [lex, { vec, vecHead }, mpnHits] = await Promise.all([lexical, vector, mpn]);
 

@@ -62,4 +62,30 @@ describe.skipIf(!present)('sentence embeddings (all-MiniLM-L6-v2)', () => {
       await engine.close();
     }
   });
+
+  it('runs the model in a worker thread: the same vectors as in process, and the event loop keeps turning meanwhile', async () => {
+    const local = (await loadEmbedder({ embeddingModelDir: modelDir, embeddingModelId: null, embeddingBatchSize: 16 }, { inProcess: true })).embedder!;
+    try {
+      const texts = ['dual op amp', '100nF 50V X7R capacitor 0603', 'usb to uart bridge'];
+      const [w, l] = [await embedder.embed(texts), await local.embed(texts)];
+      w.forEach((v, i) => expect(dot(v, l[i]!)).toBeGreaterThan(0.9999));
+      // 256 texts take well over one tick of a 1 ms interval; in process the loop would be blocked throughout.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const many = await embedder.embed(Array.from({ length: 256 }, (_, i) => `${i} ohm resistor 0603 thick film ${'x'.repeat(i % 40)}`));
+      clearInterval(timer);
+      expect(many).toHaveLength(256);
+      expect(ticks).toBeGreaterThan(5);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('embedding model that cannot be loaded', () => {
+  it('leaves the service lexical-only, and says why', async () => {
+    const status = await loadEmbedder({ embeddingModelDir: tempDir(), embeddingModelId: null, embeddingBatchSize: 16 });
+    expect(status.embedder).toBeNull();
+    expect(status.message).toMatch(/could not be loaded .*lexical-only search/);
+  });
 });

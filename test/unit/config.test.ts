@@ -11,8 +11,10 @@ describe('configuration', () => {
       opensearchUrl: null,
       redisUrl: null,
       embeddingModelDir: null,
+      embeddingThreads: null,
       logLevel: 'info',
     });
+    expect(loadConfig({ EMBEDDING_MODEL_DIR: 'none', EMBEDDING_THREADS: '2' }).embeddingThreads).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -25,6 +27,7 @@ describe('configuration', () => {
     [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL', /redis:/],
     [{ EMBEDDING_MODEL_DIR: '/nonexistent/model' }, 'EMBEDDING_MODEL_DIR', /does not exist/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+    [{ EMBEDDING_THREADS: '0' }, 'EMBEDDING_THREADS', /between 1 and 256/],
   ])('stops start-up on %o naming the variable', (env, variable, message) => {
     let err: unknown;
     try {

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { EngineLoader, WriteFailure } from '../port.ts';
 import { createLoadCore, nextVersion, toLoadRow } from './load-core.ts';
+import { workerClient } from '../../util/worker-rpc.ts';
 
 export function createSqliteLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void, vectorIndexMin?: number): EngineLoader {
   const version = nextVersion(db);
@@ -40,31 +41,7 @@ export function createSqliteLoader(db: Database.Database, file: string, dims: nu
     workerData: { file, version, dims, vectorIndexMin },
   });
   worker.unref();
-  let seq = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  let dead: Error | null = null;
-  const failAll = (e: Error) => {
-    dead = e;
-    for (const p of pending.values()) p.reject(e);
-    pending.clear();
-  };
-  worker.on('message', (m: { seq: number; ok: boolean; value?: unknown; error?: string }) => {
-    const p = pending.get(m.seq);
-    if (!p) return;
-    pending.delete(m.seq);
-    if (m.ok) p.resolve(m.value);
-    else p.reject(new Error(m.error));
-  });
-  worker.on('error', (e) => failAll(e));
-  worker.on('exit', (code) => failAll(new Error(`the SQLite load worker exited (code ${code})`)));
-  const call = <T>(msg: Record<string, unknown>): Promise<T> => {
-    if (dead) return Promise.reject(dead);
-    const id = ++seq;
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ ...msg, seq: id });
-    });
-  };
+  const { call } = workerClient(worker, 'the SQLite load worker');
   const stop = () => void worker.terminate().catch(() => undefined);
 
   return {

@@ -1,0 +1,53 @@
+/**
+ * Request/reply over a worker thread: the caller's side of a `{seq, ...msg}` in, `{seq, ok, value |
+ * error}` out protocol. Every call gets its own answer; once the worker fails or exits, every
+ * unanswered call and every later one is refused with that reason (nothing waits forever).
+ */
+import type { Transferable, Worker } from 'node:worker_threads';
+
+export interface WorkerReply {
+  seq: number;
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+}
+
+export interface WorkerClient {
+  call<T>(msg: Record<string, unknown>, transfer?: readonly Transferable[]): Promise<T>;
+  /** Why the worker is gone (null while it runs). */
+  readonly dead: Error | null;
+}
+
+/** `name` says which worker failed in the errors ("the SQLite load worker"). */
+export function workerClient(worker: Worker, name: string): WorkerClient {
+  let seq = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let dead: Error | null = null;
+  const failAll = (e: Error) => {
+    dead ??= e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  worker.on('message', (m: WorkerReply) => {
+    const p = pending.get(m.seq);
+    if (!p) return;
+    pending.delete(m.seq);
+    if (m.ok) p.resolve(m.value);
+    else p.reject(new Error(m.error));
+  });
+  worker.on('error', (e) => failAll(e));
+  worker.on('exit', (code) => failAll(new Error(`${name} exited (code ${code})`)));
+  return {
+    call<T>(msg: Record<string, unknown>, transfer?: readonly Transferable[]) {
+      if (dead) return Promise.reject(dead);
+      const id = ++seq;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        worker.postMessage({ ...msg, seq: id }, transfer);
+      });
+    },
+    get dead() {
+      return dead;
+    },
+  };
+}
