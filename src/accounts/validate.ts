@@ -57,9 +57,13 @@ export function parseCapabilities(json: string): Capability[] {
 /** `last_used_at` is refreshed at most this often, so authentication is not a write on every request. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 
+/** The last timestamp parsed by needsLastUsedUpdate: a busy key asks about the same one on every request. */
+let lastParsed: { text: string; ms: number } = { text: '', ms: NaN };
+
 export function needsLastUsedUpdate(lastUsedAt: string | null, nowMs: number): boolean {
   if (!lastUsedAt) return true;
-  const t = Date.parse(lastUsedAt);
+  if (lastParsed.text !== lastUsedAt) lastParsed = { text: lastUsedAt, ms: Date.parse(lastUsedAt) };
+  const t = lastParsed.ms;
   return !Number.isFinite(t) || nowMs - t >= LAST_USED_GRANULARITY_MS;
 }
 
