@@ -174,7 +174,16 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const retrieval: Retrieval = canVector ? (req.retrieval ?? 'hybrid') : 'lexical';
   // The query's embedding starts before anything else: the model runs in its own thread
   // (embeddings/worker-embedder.ts) while this one reads the query and runs BM25 (synchronous on SQLite).
-  const queryVector = retrieval !== 'lexical' && embedder ? embedder.embed([req.query]) : null;
+  // Hybrid search whose embedding fails (the model's worker died) answers lexical-only, and says so.
+  let embeddingFailed = false;
+  const queryVector =
+    retrieval !== 'lexical' && embedder
+      ? embedder.embed([req.query]).catch((e: unknown) => {
+          if (retrieval !== 'hybrid') throw e;
+          embeddingFailed = true;
+          return null;
+        })
+      : null;
   queryVector?.catch(() => undefined); // awaited below; this only keeps an early throw from leaving it unhandled
   const u = understandQuery(req.query);
 
@@ -192,14 +201,16 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
   const vector: Promise<{ vec: VectorHit[]; vecHead: VectorHit[] }> = queryVector
-    ? queryVector.then(async ([v]) => {
+    ? queryVector.then(async (vs) => {
+        const v = vs?.[0];
+        if (!v) return { vec: [], vecHead: [] };
         if (pool === POOL_MIN) {
-          const vec = await engine.knn(v!, POOL_MIN, req.filters, { records: true });
+          const vec = await engine.knn(v, POOL_MIN, req.filters, { records: true });
           return { vec, vecHead: vec };
         }
         const [vec, vecHead] = await Promise.all([
-          engine.knn(v!, pool, req.filters, { records: true }),
-          engine.knn(v!, POOL_MIN, req.filters, { records: true }),
+          engine.knn(v, pool, req.filters, { records: true }),
+          engine.knn(v, POOL_MIN, req.filters, { records: true }),
         ]);
         return { vec, vecHead };
       })
@@ -357,7 +368,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     availableSpecs,
     understanding: u,
     namedCategories: named,
-    retrieval,
+    retrieval: embeddingFailed ? 'lexical' : retrieval,
     fusion,
   };
 }

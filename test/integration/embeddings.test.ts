@@ -9,6 +9,7 @@ import { runIngest } from '../../ingest/pipeline.ts';
 import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
+import { createWorkerEmbedder } from '../../src/embeddings/worker-embedder.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
 
@@ -78,6 +79,22 @@ describe.skipIf(!present)('sentence embeddings (all-MiniLM-L6-v2)', () => {
       expect(ticks).toBeGreaterThan(5);
     } finally {
       await local.close();
+    }
+  });
+});
+
+describe.skipIf(!present)('embedding worker that dies', () => {
+  it('fails the calls of a pause, then starts a new worker', async () => {
+    const e = await createWorkerEmbedder({ dir: modelDir }, { restartAfterMs: 300 });
+    try {
+      const [before] = await e.embed(['dual op amp']);
+      await e.endWorker();
+      await expect(e.embed(['dual op amp'])).rejects.toThrow(/embedding worker/);
+      await new Promise((r) => setTimeout(r, 350));
+      const [after] = await e.embed(['dual op amp']);
+      expect(dot(before!, after!)).toBeGreaterThan(0.9999);
+    } finally {
+      await e.close();
     }
   });
 });

@@ -24,4 +24,20 @@ describe('agentic retrieval without indexed vectors', () => {
       await engine.close();
     }
   });
+
+  it('answers hybrid search lexical-only when the query cannot be embedded (the model worker died), and says so', async () => {
+    const engine = await smallSqliteEngine();
+    try {
+      const broken = { ...tableEmbedder({}), embed: () => Promise.reject(new Error('the embedding worker exited (code 1)')) };
+      const r = await agenticSearch(engine, broken, true, { query: '0603 resistor', limit: 3, offset: 0, filters: {} });
+      expect(r.retrieval).toBe('lexical');
+      expect(r.parts.length).toBe(3);
+      // Vector-only retrieval (relevance experiments) has nothing to fall back on: the failure is the answer.
+      await expect(agenticSearch(engine, broken, true, { query: '0603 resistor', limit: 3, offset: 0, filters: {}, retrieval: 'vector' })).rejects.toThrow(
+        /embedding worker exited/,
+      );
+    } finally {
+      await engine.close();
+    }
+  });
 });
