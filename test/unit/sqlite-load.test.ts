@@ -44,4 +44,20 @@ describe('SQLite load core', () => {
     expect(core.finish('{}', 4)).toEqual({ version: 'v1', count: 4 });
     db.close();
   });
+
+  it('stores each record as ASCII JSON (non-ASCII escaped) that parses back to the same record', async () => {
+    const db = openSqliteDb(':memory:');
+    const core = createLoadCore(db, 'v1', null, {});
+    const record = normaliser.normalise({
+      mpn: 'RC0603FR-0710KL',
+      manufacturer: 'Texas Instruments',
+      description: '10kΩ ±1% 100mW, -55°C~+155°C, µ-size 😀',
+    } as DumpPart);
+    core.write([toLoadRow({ record, embedding: null })]);
+    const stored = (db.prepare(`SELECT record FROM ${versionTables('v1').parts}`).get() as { record: string }).record;
+    expect(stored).toMatch(/^[\x00-\x7f]*$/);
+    expect(stored).toContain('\\u03a9');
+    expect(JSON.parse(stored)).toEqual(JSON.parse(JSON.stringify(record)));
+    expect(JSON.parse(stored).description).toBe('10kΩ ±1% 100mW, -55°C~+155°C, µ-size 😀');
+  });
 });

@@ -28,7 +28,7 @@ import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './t
 import { createKnn } from './knn.ts';
 import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
-import { parsedRecords, recordTexts, withLazyRecords } from './records.ts';
+import { parsedRecords, recordJson, recordTexts, withLazyRecords } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -302,7 +302,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
             lists.push(listId);
             lists.sort();
           }
-          if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(JSON.stringify({ ...rec, lists }), id);
+          if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(recordJson({ ...rec, lists }), id);
         }
       })();
     },

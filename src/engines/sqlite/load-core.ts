@@ -15,6 +15,7 @@ import { IdMap } from '../../catalog/id-set.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
 import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
+import { recordJson } from './records.ts';
 import { ftsRow } from './text.ts';
 import { buildVectorIndex, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
 
@@ -35,7 +36,7 @@ export function toLoadRow({ record: r, embedding }: IndexedPart): LoadRow {
     id: r.id,
     mpn: r.mpn,
     manufacturer: r.manufacturer.name,
-    cols: [r.id, r.mpn_norm, r.manufacturer.slug, r.mpn_slug, r.status, r.category?.slug ?? null, r.stock, r.min_price_usd, JSON.stringify(r), ...ftsRow(r)],
+    cols: [r.id, r.mpn_norm, r.manufacturer.slug, r.mpn_slug, r.status, r.category?.slug ?? null, r.stock, r.min_price_usd, recordJson(r), ...ftsRow(r)],
     aliases: r.aliases_norm,
     specs: r.specs.map((s) => [s.name, s.value, s.num, s.min, s.max, s.unit]),
     lists: r.lists,
