@@ -5,70 +5,129 @@
  * done. In a worker, agentic search embeds the query while the main thread runs BM25 (SQLite runs
  * on the calling thread), and other requests are served meanwhile.
  *
- * Calls are answered in order. The worker keeps the process alive only while a call is pending. When
- * it dies (a native crash, out of memory), the calls in flight fail and the next call starts a new
- * worker, so one failure does not leave the service without embeddings for good.
+ * - A call is posted at once (synchronously, once the model is loaded), so the caller's own
+ *   synchronous work overlaps it.
+ * - Calls are answered in order. The worker keeps the process alive only while a call of its own is
+ *   pending, or while the embedder closes; closing waits for the calls in flight.
+ * - A worker that dies (a native crash, out of memory) or does not answer within the call's time limit
+ *   (it is then ended) fails its calls; calls in the next RESTART_AFTER_MS fail at once, and the
+ *   call after that starts a new worker. So one failure neither hangs requests nor leaves the service
+ *   without embeddings for good.
  */
 import { Worker } from 'node:worker_threads';
 import { workerClient, type WorkerClient } from '../util/worker-rpc.ts';
 import type { Embedder } from './port.ts';
 import type { TransformersEmbedderOptions } from './transformers.ts';
 
+type ModelInfo = { model: string; dims: number };
+
 interface Running {
   worker: Worker;
   client: WorkerClient;
-  /** The model loaded in this worker (sent with the worker's first call). */
-  ready?: Promise<{ model: string; dims: number }>;
+  /** Calls of this worker not yet answered (the worker is ref'd while there are any). */
+  pending: Set<Promise<unknown>>;
+  /** The model loading in this worker (sent with its first call), and its answer once loaded. */
+  ready?: Promise<ModelInfo>;
+  info?: ModelInfo;
+  /** The failure of this worker has been recorded (the restart pause runs from it). */
+  recorded: boolean;
 }
 
 /** After a worker fails, calls fail at once for this long before a new worker is tried. */
 const RESTART_AFTER_MS = 10_000;
+/** Time limit of loading the model in a new worker. */
+const LOAD_LIMIT_MS = 120_000;
+/** Time limit of one embedding call (plus PER_TEXT_MS per text). */
+const CALL_LIMIT_MS = 30_000;
+const PER_TEXT_MS = 100;
 
 export interface WorkerEmbedder extends Embedder {
   /** Ends the current worker as a crash would (tests and diagnostics); the next call starts a new one after the pause. */
   endWorker(): Promise<void>;
 }
 
-export async function createWorkerEmbedder(o: TransformersEmbedderOptions, opts: { restartAfterMs?: number } = {}): Promise<WorkerEmbedder> {
+export async function createWorkerEmbedder(
+  o: TransformersEmbedderOptions,
+  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number } = {},
+): Promise<WorkerEmbedder> {
   const restartAfterMs = opts.restartAfterMs ?? RESTART_AFTER_MS;
-  let inFlight = 0;
+  const callLimitMs = opts.callLimitMs ?? CALL_LIMIT_MS;
+  const perTextMs = opts.perTextMs ?? PER_TEXT_MS;
   let running: Running | null = null;
   let failed: { at: number; error: Error } | null = null;
+  const recordFailure = (r: Running, error: Error) => {
+    if (r.recorded) return;
+    r.recorded = true;
+    failed = { at: Date.now(), error };
+  };
   const start = (): Running => {
     if (failed && Date.now() - failed.at < restartAfterMs) throw failed.error;
     const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
     worker.unref();
-    const r: Running = { worker, client: workerClient(worker, 'the embedding worker') };
-    worker.once('exit', () => {
-      failed = { at: Date.now(), error: r.client.dead ?? new Error('the embedding worker exited') };
-    });
+    const r: Running = { worker, client: workerClient(worker, 'the embedding worker'), pending: new Set(), recorded: false };
+    worker.once('exit', () => recordFailure(r, r.client.dead ?? new Error('the embedding worker exited')));
     return r;
   };
-  /** One call on the live worker (a new one when the last has died), keeping the process alive meanwhile; null: load the model only. */
-  const call = async <T>(msg: Record<string, unknown> | null): Promise<T> => {
+  /** The live worker, or a new one when the last has died. */
+  const live = (): Running => {
+    if (running?.client.dead) recordFailure(running, running.client.dead);
     if (!running || running.client.dead) running = start();
-    const r = running;
-    if (inFlight++ === 0) r.worker.ref();
-    try {
-      if (!r.ready) {
-        r.ready = r.client.call({ op: 'init' });
-        // A model that fails to load ends its worker: the next call starts afresh (after the pause).
-        r.ready.catch(() => void r.worker.terminate());
-      }
-      const info = await r.ready;
-      return msg === null ? (info as T) : await r.client.call<T>(msg);
-    } finally {
-      if (--inFlight === 0) r.worker.unref();
-    }
+    return running;
   };
-  const info = await call<{ model: string; dims: number }>(null);
+  /** Posts one call now, keeping the process alive until it settles; a call over its time limit ends the worker. */
+  const post = <T>(r: Running, msg: Record<string, unknown>, limitMs: number): Promise<T> => {
+    const p = r.client.call<T>(msg);
+    let timer: NodeJS.Timeout | undefined;
+    const limited = new Promise<T>((resolve, reject) => {
+      timer = setTimeout(() => {
+        const e = new Error(`the embedding worker did not answer within ${limitMs} ms`);
+        recordFailure(r, e);
+        void r.worker.terminate();
+        reject(e);
+      }, limitMs);
+      timer.unref();
+      p.then(resolve, reject);
+    });
+    if (r.pending.size === 0) r.worker.ref();
+    const tracked = limited.finally(() => {
+      clearTimeout(timer);
+      r.pending.delete(tracked);
+      if (r.pending.size === 0) r.worker.unref();
+    });
+    r.pending.add(tracked);
+    return tracked;
+  };
+  const ensureModel = (r: Running): Promise<ModelInfo> => {
+    if (!r.ready) {
+      r.ready = post<ModelInfo>(r, { op: 'init' }, LOAD_LIMIT_MS).then((info) => (r.info = info));
+      // A model that fails to load ends its worker: the next call starts afresh (after the pause).
+      r.ready.catch((e: Error) => {
+        recordFailure(r, e);
+        void r.worker.terminate();
+      });
+    }
+    return r.ready;
+  };
+  /** Embeds on the live worker: posted synchronously when its model is loaded, after the load otherwise. */
+  const embedOn = (texts: readonly string[]): Promise<Float32Array[]> => {
+    const r = live();
+    const msg = { op: 'embed', texts: [...texts] };
+    const limit = callLimitMs + perTextMs * texts.length;
+    return r.info ? post<Float32Array[]>(r, msg, limit) : ensureModel(r).then(() => post<Float32Array[]>(r, msg, limit));
+  };
+
+  const info = await ensureModel(live());
   let closed = false;
   return {
     model: info.model,
     dims: info.dims,
     embed(texts) {
       if (closed) return Promise.reject(new Error('the embedder is closed'));
-      return call<Float32Array[]>({ op: 'embed', texts: [...texts] });
+      try {
+        return embedOn(texts);
+      } catch (e) {
+        return Promise.reject(e);
+      }
     },
     async endWorker() {
       await running?.worker.terminate();
@@ -79,7 +138,9 @@ export async function createWorkerEmbedder(o: TransformersEmbedderOptions, opts:
       const r = running;
       running = null;
       if (!r) return;
+      r.worker.ref(); // the process stays up until the worker is gone
       try {
+        await Promise.allSettled([...r.pending]);
         if (!r.client.dead) await r.client.call({ op: 'close' });
       } catch {
         // the worker is going away either way

@@ -4,7 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
@@ -83,8 +85,21 @@ describe.skipIf(!present)('sentence embeddings (all-MiniLM-L6-v2)', () => {
   });
 });
 
-describe.skipIf(!present)('embedding worker that dies', () => {
-  it('fails the calls of a pause, then starts a new worker', async () => {
+describe.skipIf(!present)('embedding worker', () => {
+  it("posts a call at once, so the caller's synchronous work overlaps the forward pass", async () => {
+    const e = await createWorkerEmbedder({ dir: modelDir });
+    const post = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const pending = e.embed(['dual op amp']);
+      expect(post).toHaveBeenCalledTimes(1); // before this test yields to the event loop
+      expect(await pending).toHaveLength(1);
+    } finally {
+      post.mockRestore();
+      await e.close();
+    }
+  });
+
+  it('fails the calls of a pause after the worker dies, then starts a new worker', async () => {
     const e = await createWorkerEmbedder({ dir: modelDir }, { restartAfterMs: 300 });
     try {
       const [before] = await e.embed(['dual op amp']);
@@ -96,6 +111,37 @@ describe.skipIf(!present)('embedding worker that dies', () => {
     } finally {
       await e.close();
     }
+  });
+
+  it('ends a worker that does not answer in time, failing the call instead of hanging it', async () => {
+    const e = await createWorkerEmbedder({ dir: modelDir }, { callLimitMs: 5, perTextMs: 0 });
+    try {
+      // 400 texts cannot be embedded within 5 ms.
+      await expect(e.embed(Array.from({ length: 400 }, (_, i) => `text ${i} of a long batch`))).rejects.toThrow(/did not answer within/);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('lets the calls in flight finish before closing, and keeps the process alive until it has closed', async () => {
+    const e = await createWorkerEmbedder({ dir: modelDir });
+    const inFlight = e.embed(['usb to uart bridge', 'red led 0603']);
+    await e.close();
+    expect(await inFlight).toHaveLength(2);
+    // In a process with nothing else to do, close() must still run to its end (the idle worker is unref'd).
+    const script = path.join(tempDir(), 'close.mts');
+    fs.writeFileSync(
+      script,
+      `import { createWorkerEmbedder } from ${JSON.stringify(path.resolve('src/embeddings/worker-embedder.ts'))};
+const e = await createWorkerEmbedder({ dir: ${JSON.stringify(modelDir)} });
+await e.embed(['dual op amp']);
+await e.close();
+console.log('closed');
+`,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout.trim(), r.stderr).toBe('closed');
+    expect(r.status).toBe(0);
   });
 });
 
