@@ -94,10 +94,9 @@ async function p50Of(embedder: Embedder): Promise<number> {
 async function embeddingP50(): Promise<{ p50ms: number; model: string; ways: Record<string, number> } | null> {
   const dir = process.env.EMBEDDING_MODEL_DIR && process.env.EMBEDDING_MODEL_DIR !== 'none' ? process.env.EMBEDDING_MODEL_DIR : DEFAULT_MODEL_DIR;
   const cfg = { embeddingModelDir: dir, embeddingModelId: null, embeddingBatchSize: 1 };
-  const service = s.embedder ?? (await loadEmbedder(cfg, { threads: 1 })).embedder;
-  if (!service) return null;
-  const ways: Record<string, number> = { service_worker_1_thread: await p50Of(service) };
-  if (!s.embedder) await service.close();
+  // In this thread first: onnxruntime-node 1.22 cannot be loaded in the main thread once a worker
+  // that loaded it has ended ("Module did not self-register"); the service itself never does that.
+  const ways: Record<string, number> = {};
   for (const [name, threads] of [
     ['in_process_default_threads', undefined],
     ['in_process_1_thread', 1],
@@ -107,6 +106,10 @@ async function embeddingP50(): Promise<{ p50ms: number; model: string; ways: Rec
     ways[name] = await p50Of(e);
     await e.close();
   }
+  const service = s.embedder ?? (await loadEmbedder(cfg, { threads: 1 })).embedder;
+  if (!service) return null;
+  ways.service_worker_1_thread = await p50Of(service);
+  if (!s.embedder) await service.close();
   return { p50ms: Math.min(...Object.values(ways)), model: service.model, ways };
 }
 
