@@ -94,8 +94,8 @@ async function p50Of(embedder: Embedder): Promise<number> {
 async function embeddingP50(): Promise<{ p50ms: number; model: string; ways: Record<string, number> } | null> {
   const dir = process.env.EMBEDDING_MODEL_DIR && process.env.EMBEDDING_MODEL_DIR !== 'none' ? process.env.EMBEDDING_MODEL_DIR : DEFAULT_MODEL_DIR;
   const cfg = { embeddingModelDir: dir, embeddingModelId: null, embeddingBatchSize: 1 };
-  // In this thread first: onnxruntime-node 1.22 cannot be loaded in the main thread once a worker
-  // that loaded it has ended ("Module did not self-register"); the service itself never does that.
+  // In this thread first. The binding cannot be loaded again once the last thread holding it has
+  // ended; worker-embedder.ts pins it in this thread for that reason (pinBinding).
   const ways: Record<string, number> = {};
   for (const [name, threads] of [
     ['in_process_default_threads', undefined],

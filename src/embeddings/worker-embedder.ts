@@ -14,6 +14,7 @@
  *   call after that starts a new worker. So one failure neither hangs requests nor leaves the service
  *   without embeddings for good.
  */
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { workerClient, type WorkerClient } from '../util/worker-rpc.ts';
 import type { Embedder } from './port.ts';
@@ -41,6 +42,27 @@ const LOAD_LIMIT_MS = 120_000;
 const CALL_LIMIT_MS = 30_000;
 const PER_TEXT_MS = 100;
 
+let bindingPinned = false;
+
+/**
+ * Loads onnxruntime-node's native binding in this thread once, for the life of the process. Node
+ * unloads an addon when the last thread that loaded it ends. This binding cannot be loaded again
+ * after that ("Module did not self-register"). Without the pin, a worker started after the previous
+ * one ended (a restart, or a second embedder after the first was closed) could never load the model.
+ * The copy pinned is the one transformers.js resolves. Version 1.22 can be used from several threads
+ * (1.21 could not).
+ */
+function pinBinding(): void {
+  if (bindingPinned) return;
+  bindingPinned = true;
+  try {
+    const req = createRequire(import.meta.url);
+    createRequire(req.resolve('@huggingface/transformers'))('onnxruntime-node');
+  } catch {
+    // No binding for this platform: the worker fails to load the model and says why.
+  }
+}
+
 export interface WorkerEmbedder extends Embedder {
   /** Ends the current worker as a crash would (tests and diagnostics); the next call starts a new one after the pause. */
   endWorker(): Promise<void>;
@@ -62,6 +84,7 @@ export async function createWorkerEmbedder(
   };
   const start = (): Running => {
     if (failed && Date.now() - failed.at < restartAfterMs) throw failed.error;
+    pinBinding();
     const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
     worker.unref();
     const r: Running = { worker, client: workerClient(worker, 'the embedding worker'), pending: new Set(), recorded: false };

@@ -123,7 +123,7 @@ describe.skipIf(!present)('embedding worker', () => {
     }
   });
 
-  it('lets the calls in flight finish before closing, and keeps the process alive until it has closed', async () => {
+  it('lets the calls in flight finish before closing, keeps the process alive until it has closed, and can start again', async () => {
     const e = await createWorkerEmbedder({ dir: modelDir });
     const inFlight = e.embed(['usb to uart bridge', 'red led 0603']);
     await e.close();
@@ -133,9 +133,15 @@ describe.skipIf(!present)('embedding worker', () => {
     fs.writeFileSync(
       script,
       `import { createWorkerEmbedder } from ${JSON.stringify(path.resolve('src/embeddings/worker-embedder.ts'))};
-const e = await createWorkerEmbedder({ dir: ${JSON.stringify(modelDir)} });
+const dir = ${JSON.stringify(modelDir)};
+const e = await createWorkerEmbedder({ dir });
 await e.embed(['dual op amp']);
 await e.close();
+// A second embedder after the first has ended, with no other worker alive in between: onnxruntime's
+// native binding cannot be loaded again once unloaded, so it must have stayed loaded.
+const again = await createWorkerEmbedder({ dir });
+await again.embed(['dual op amp']);
+await again.close();
 console.log('closed');
 `,
     );
