@@ -7,12 +7,14 @@
  *
  * - A call is posted at once (synchronously, once the model is loaded), so the caller's own
  *   synchronous work overlaps it.
- * - Calls are answered in order. The worker keeps the process alive only while a call of its own is
- *   pending, or while the embedder closes; closing waits for the calls in flight.
- * - A worker that dies (a native crash, out of memory) or does not answer within the call's time limit
- *   (it is then ended) fails its calls; calls in the next RESTART_AFTER_MS fail at once, and the
- *   call after that starts a new worker. So one failure neither hangs requests nor leaves the service
- *   without embeddings for good.
+ * - Calls are answered in order. The worker keeps the process alive only while it works on a call,
+ *   or while the embedder closes; closing waits for the calls in flight.
+ * - A worker that dies (a native crash, out of memory) fails its calls. A call that gets no answer
+ *   within its time limit fails too, and its worker is retired and ended once idle: terminating a worker
+ *   inside a forward pass aborts the whole process (onnxruntime-node throws a C++ exception as the
+ *   thread's environment goes away). Either way calls in the next RESTART_AFTER_MS fail at once, and
+ *   the call after that starts a new worker. So one failure neither hangs requests nor leaves the
+ *   service without embeddings for good.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -25,8 +27,8 @@ type ModelInfo = { model: string; dims: number };
 interface Running {
   worker: Worker;
   client: WorkerClient;
-  /** Calls of this worker not yet answered (the worker is ref'd while there are any). */
-  pending: Set<Promise<unknown>>;
+  /** The worker's replies still to come (it is ref'd while there are any). */
+  busy: Set<Promise<void>>;
   /** The model loading in this worker (sent with its first call), and its answer once loaded. */
   ready?: Promise<ModelInfo>;
   info?: ModelInfo;
@@ -64,7 +66,7 @@ function pinBinding(): void {
 }
 
 export interface WorkerEmbedder extends Embedder {
-  /** Ends the current worker as a crash would (tests and diagnostics); the next call starts a new one after the pause. */
+  /** Ends the current worker once idle, as a crash would for what follows (tests and diagnostics); the next call starts a new one after the pause. */
   endWorker(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function createWorkerEmbedder(
     pinBinding();
     const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
     worker.unref();
-    const r: Running = { worker, client: workerClient(worker, 'the embedding worker'), pending: new Set(), recorded: false };
+    const r: Running = { worker, client: workerClient(worker, 'the embedding worker'), busy: new Set(), recorded: false };
     worker.once('exit', () => recordFailure(r, r.client.dead ?? new Error('the embedding worker exited')));
     return r;
   };
@@ -97,28 +99,37 @@ export async function createWorkerEmbedder(
     if (!running || running.client.dead) running = start();
     return running;
   };
-  /** Posts one call now, keeping the process alive until it settles; a call over its time limit ends the worker. */
+  /** Ends a worker once it is idle: terminating one inside a forward pass aborts the whole process. */
+  const endWhenIdle = (r: Running): Promise<void> =>
+    r.busy.size === 0 ? (r.worker.ref(), r.worker.terminate().then(() => undefined)) : Promise.allSettled([...r.busy]).then(() => endWhenIdle(r));
+  /**
+   * Posts one call now, keeping the process alive while the worker works on it. A call over its time
+   * limit fails at once, and its worker is retired: no new calls go to it, and it ends once idle.
+   */
   const post = <T>(r: Running, msg: Record<string, unknown>, limitMs: number): Promise<T> => {
-    const p = r.client.call<T>(msg);
+    const reply = r.client.call<T>(msg);
+    if (r.busy.size === 0) r.worker.ref();
+    const settled = reply.then(
+      () => undefined,
+      () => undefined,
+    );
+    r.busy.add(settled);
+    void settled.then(() => {
+      r.busy.delete(settled);
+      if (r.busy.size === 0) r.worker.unref();
+    });
     let timer: NodeJS.Timeout | undefined;
-    const limited = new Promise<T>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       timer = setTimeout(() => {
         const e = new Error(`the embedding worker did not answer within ${limitMs} ms`);
         recordFailure(r, e);
-        void r.worker.terminate();
+        if (running === r) running = null;
+        void endWhenIdle(r);
         reject(e);
       }, limitMs);
       timer.unref();
-      p.then(resolve, reject);
-    });
-    if (r.pending.size === 0) r.worker.ref();
-    const tracked = limited.finally(() => {
-      clearTimeout(timer);
-      r.pending.delete(tracked);
-      if (r.pending.size === 0) r.worker.unref();
-    });
-    r.pending.add(tracked);
-    return tracked;
+      reply.then(resolve, reject);
+    }).finally(() => clearTimeout(timer));
   };
   const ensureModel = (r: Running): Promise<ModelInfo> => {
     if (!r.ready) {
@@ -126,7 +137,8 @@ export async function createWorkerEmbedder(
       // A model that fails to load ends its worker: the next call starts afresh (after the pause).
       r.ready.catch((e: Error) => {
         recordFailure(r, e);
-        void r.worker.terminate();
+        if (running === r) running = null;
+        void endWhenIdle(r);
       });
     }
     return r.ready;
@@ -153,7 +165,7 @@ export async function createWorkerEmbedder(
       }
     },
     async endWorker() {
-      await running?.worker.terminate();
+      if (running) await endWhenIdle(running);
     },
     async close() {
       if (closed) return;
@@ -161,14 +173,14 @@ export async function createWorkerEmbedder(
       const r = running;
       running = null;
       if (!r) return;
-      r.worker.ref(); // the process stays up until the worker is gone
       try {
-        await Promise.allSettled([...r.pending]);
-        if (!r.client.dead) await r.client.call({ op: 'close' });
+        await Promise.allSettled([...r.busy]);
+        // Posted like any call, so the process stays up for the answer and for the end of the worker.
+        if (!r.client.dead) await post(r, { op: 'close' }, callLimitMs);
       } catch {
         // the worker is going away either way
       } finally {
-        await r.worker.terminate();
+        await endWhenIdle(r);
       }
     },
   };
