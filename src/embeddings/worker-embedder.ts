@@ -7,7 +7,7 @@
  *
  * - A call is posted at once (synchronously, once the model is loaded), so the caller's own
  *   synchronous work overlaps it.
- * - Calls are answered in order. The worker keeps the process alive only while it works on a call,
+ * - The worker handles calls one at a time, in order. It keeps the process alive only while it works on a call,
  *   or while the embedder closes; closing waits for the calls in flight.
  * - A worker that dies (a native crash, out of memory) fails its calls. A call that gets no answer
  *   within its time limit fails too, and its worker is retired and ended once idle: terminating a worker
@@ -102,14 +102,10 @@ export async function createWorkerEmbedder(
   /** Ends a worker once it is idle: terminating one inside a forward pass aborts the whole process. */
   const endWhenIdle = (r: Running): Promise<void> =>
     r.busy.size === 0 ? (r.worker.ref(), r.worker.terminate().then(() => undefined)) : Promise.allSettled([...r.busy]).then(() => endWhenIdle(r));
-  /**
-   * Posts one call now, keeping the process alive while the worker works on it. A call over its time
-   * limit fails at once, and its worker is retired: no new calls go to it, and it ends once idle.
-   */
-  const post = <T>(r: Running, msg: Record<string, unknown>, limitMs: number): Promise<T> => {
-    const reply = r.client.call<T>(msg);
+  /** Counts work of the worker until `p` settles: it is ref'd meanwhile, and not ended before. */
+  const track = (r: Running, p: Promise<unknown>): void => {
     if (r.busy.size === 0) r.worker.ref();
-    const settled = reply.then(
+    const settled = p.then(
       () => undefined,
       () => undefined,
     );
@@ -118,6 +114,14 @@ export async function createWorkerEmbedder(
       r.busy.delete(settled);
       if (r.busy.size === 0) r.worker.unref();
     });
+  };
+  /**
+   * Posts one call now, keeping the process alive while the worker works on it. A call over its time
+   * limit fails at once, and its worker is retired: no new calls go to it, and it ends once idle.
+   */
+  const post = <T>(r: Running, msg: Record<string, unknown>, limitMs: number): Promise<T> => {
+    const reply = r.client.call<T>(msg);
+    track(r, reply);
     let timer: NodeJS.Timeout | undefined;
     return new Promise<T>((resolve, reject) => {
       timer = setTimeout(() => {
@@ -148,7 +152,11 @@ export async function createWorkerEmbedder(
     const r = live();
     const msg = { op: 'embed', texts: [...texts] };
     const limit = callLimitMs + perTextMs * texts.length;
-    return r.info ? post<Float32Array[]>(r, msg, limit) : ensureModel(r).then(() => post<Float32Array[]>(r, msg, limit));
+    if (r.info) return post<Float32Array[]>(r, msg, limit);
+    // Counted from now, not from the end of the load: closing or ending the worker waits for it too.
+    const later = ensureModel(r).then(() => post<Float32Array[]>(r, msg, limit));
+    track(r, later);
+    return later;
   };
 
   const info = await ensureModel(live());
@@ -165,7 +173,11 @@ export async function createWorkerEmbedder(
       }
     },
     async endWorker() {
-      if (running) await endWhenIdle(running);
+      const r = running;
+      if (!r) return;
+      recordFailure(r, new Error('the embedding worker was ended'));
+      running = null; // retired first, so that new calls do not keep it busy
+      await endWhenIdle(r);
     },
     async close() {
       if (closed) return;

@@ -113,6 +113,14 @@ describe.skipIf(!present)('embedding worker', () => {
     }
   });
 
+  it('finishes a call made while a new worker loads the model before it closes', async () => {
+    const e = await createWorkerEmbedder({ dir: modelDir }, { restartAfterMs: 0 });
+    await e.endWorker();
+    const pending = e.embed(['dual op amp']); // starts a new worker, whose model is still loading
+    await e.close();
+    expect(await pending).toHaveLength(1);
+  });
+
   it('fails a call that gets no answer in time, then serves the next calls from a new worker', async () => {
     const e = await createWorkerEmbedder({ dir: modelDir }, { callLimitMs: 300, perTextMs: 0, restartAfterMs: 300 });
     try {
