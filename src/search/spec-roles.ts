@@ -24,6 +24,11 @@ export interface SpecRole {
   window?: number;
   /** A typed range must be covered by the part's range (min <= lo and max >= hi), not just overlapped. */
   covering?: boolean;
+  /**
+   * A reading by magnitude that names a spec of its own: the value never pairs with another of its
+   * unit (PAIRED_ROLES). "5V 30kV tvs" is a 5 V stand-off and a 30 kV ESD rating, not a 30 kV clamp.
+   */
+  unpaired?: boolean;
 }
 
 const OPERATING_TEMPERATURE = [
@@ -103,6 +108,7 @@ export const ROLES = {
   gateThreshold: { names: ['Gate Threshold Voltage (Vgs(th)@Id)', 'Vgs(th)'], unit: 'V', kind: 'at_most' },
   offsetVoltage: { names: ['Input Offset Voltage (Vos)', 'Vos - input offset voltage', 'Voltage - Input Offset'], unit: 'V', kind: 'at_most' },
   inputBiasCurrent: { names: ['Input Bias Current (Ib)', 'Ib - input bias current', 'Current - Input Bias'], unit: 'A', kind: 'at_most' },
+  esdRating: { names: ['Contact discharge vesd', 'Esd protection voltage', 'Esd withstand voltage', 'Esd protect'], unit: 'V', kind: 'at_least', unpaired: true },
   isolationVoltage: { names: ['Isolation voltage(vrms)', 'Voltage - Isolation', 'Isolation Voltage', 'Isolation voltage(rms)', 'Insulated voltage'], unit: 'V', kind: 'at_least' },
   anyVoltage: {
     names: ['Supply Voltage', 'Voltage - supply', 'Output Voltage', 'Voltage Rated', 'Allowable voltage', 'Rated Voltage', 'Input Voltage', 'Voltage'],
@@ -264,7 +270,8 @@ export const MAGNITUDE_ROLES: Readonly<Partial<Record<Family, Partial<Record<SiU
   diode: DIODE_CURRENT_BY_SIZE,
   schottky: DIODE_CURRENT_BY_SIZE,
   zener: DIODE_CURRENT_BY_SIZE,
-  tvs: DIODE_CURRENT_BY_SIZE,
+  // A TVS or ESD diode voltage of 1 kV or more is its ESD rating ("±30kV"): no stand-off or clamp comes near it.
+  tvs: { ...DIODE_CURRENT_BY_SIZE, V: [[1000, 'standoffVoltage'], [Infinity, 'esdRating']] },
   'bridge rectifier': DIODE_CURRENT_BY_SIZE,
   // A bare LDO voltage up to 5 V is its output; above it, as often its maximum input ("500mA 10V ldo",
   // "5.5V 150mA ldo"), so either counts. Two bare voltages still pair as input and output (PAIRED_ROLES).

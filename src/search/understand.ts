@@ -208,6 +208,7 @@ function resolveItem(
   const fromContext =
     qual === null &&
     it.op === null &&
+    !(ROLES[roleId] as SpecRole).unpaired &&
     unit !== '%' &&
     (sized || roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]));
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")

@@ -497,6 +497,17 @@ describe('understandQuery: engineering-notation traps', () => {
     // Isolation ratings and memory sizes written the way KiCad describes parts.
     expect(understandQuery('Quad-Channel Digital Isolator, 150Mbps, 1.0kV isolation').specs.map((c) => [c.names[0], c.value])).toContainEqual(['Isolation voltage(vrms)', 1000]);
     expect(understandQuery('isolated 5V dc-dc converter').specs.map((c) => c.names[0])).toEqual(['Output Voltage']); // "isolated" is not a rating
+    // A TVS / ESD diode voltage of 1 kV or more is its ESD rating (at least), and it does not pair with the stand-off.
+    expect(understandQuery('ESD protection diode ±30kV SOT-23').specs.map((c) => [c.names[0], c.kind, c.value])).toEqual([
+      ['Contact discharge vesd', 'at_least', 30000],
+    ]);
+    expect(understandQuery('TVS diode 5V 30kV ESD').specs.map((c) => [c.names[0], c.value])).toEqual([
+      ['Reverse Stand-Off Voltage (Vrwm)', 5],
+      ['Contact discharge vesd', 30000],
+    ]);
+    expect(understandQuery('6.5V 11.2V TVS').specs.map((c) => c.names[0])).toEqual(['Reverse Stand-Off Voltage (Vrwm)', 'Clamping Voltage']);
+    expect(understandQuery('tvs 600V').specs.map((c) => c.names[0])).toEqual(['Reverse Stand-Off Voltage (Vrwm)']);
+    expect(evaluate([spec('Contact discharge vesd', '±30kV')], understandQuery('esd diode 15kV').specs[0]!)).toBe(true);
     // A memory chip's size is in bits; a microcontroller's memories and RAM are in bytes.
     expect(understandQuery('24C02 eeprom 2K').specs.map((c) => [c.names[0], c.unit, c.value])).toEqual([['Memory Size', 'bit', 2000]]);
     expect(understandQuery('24C02 eeprom 2K').terms).toContain('eeprom');
