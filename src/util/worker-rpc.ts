@@ -36,6 +36,8 @@ export function workerClient(worker: Worker, name: string): WorkerClient {
     else p.reject(new Error(m.error));
   });
   worker.on('error', (e) => failAll(e));
+  // A reply that cannot be deserialised would leave its call waiting: treat it as the worker failing.
+  worker.on('messageerror', (e) => failAll(e));
   worker.on('exit', (code) => failAll(new Error(`${name} exited (code ${code})`)));
   return {
     call<T>(msg: Record<string, unknown>, transfer?: readonly Transferable[]) {
