@@ -246,7 +246,6 @@ export const VALUE_WORDS: ReadonlyMap<string, ValueWord> = new Map<string, Value
   ['single', one('1', 'Single', 'One')],
   ['dual supply', NOT_A_COUNT], ['dual polarity', NOT_A_COUNT], ['single supply', NOT_A_COUNT], ['single ended', NOT_A_COUNT],
   ['single pole', NOT_A_COUNT], ['single phase', NOT_A_COUNT], ['single cell', NOT_A_COUNT],
-  ['dual gate', NOT_A_COUNT], // a dual-gate MOSFET is one transistor with two gates (RF mixers, amplifiers)
   ['spst', contacts('SPST', 'Single pole single throw')], ['spdt', contacts('SPDT', 'Single-pole Double-throw')],
   ['dpst', contacts('DPST', 'Double pole single throw')], ['dpdt', contacts('DPDT', 'Double-pole double-throw', '2P2T')],
   ['spst no', contacts('SPST-NO')], ['spst nc', contacts('SPST-NC')],
