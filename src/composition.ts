@@ -70,7 +70,7 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
   let embedder: Embedder | null = null;
   let embedderMessage = 'embeddings disabled for this process';
   if (opts.embedder !== false) {
-    const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1) });
+    const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1), log });
     embedder = status.embedder;
     embedderMessage = status.message;
   }

@@ -1,5 +1,6 @@
 /** Chooses the embedder from configuration; without a model the service runs lexical-only. */
 import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
 import type { EmbedderStatus } from './port.ts';
 import { createTransformersEmbedder } from './transformers.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
@@ -10,7 +11,7 @@ import { createWorkerEmbedder } from './worker-embedder.ts';
  */
 export async function loadEmbedder(
   config: Pick<Config, 'embeddingModelDir' | 'embeddingModelId' | 'embeddingBatchSize'>,
-  opts: { inProcess?: boolean; threads?: number } = {},
+  opts: { inProcess?: boolean; threads?: number; log?: Logger } = {},
 ): Promise<EmbedderStatus> {
   if (!config.embeddingModelDir && !config.embeddingModelId) {
     return {
@@ -21,7 +22,7 @@ export async function loadEmbedder(
   }
   try {
     const options = { dir: config.embeddingModelDir, modelId: config.embeddingModelId, batchSize: config.embeddingBatchSize, threads: opts.threads };
-    const embedder = opts.inProcess ? await createTransformersEmbedder(options) : await createWorkerEmbedder(options);
+    const embedder = opts.inProcess ? await createTransformersEmbedder(options) : await createWorkerEmbedder(options, { log: opts.log });
     return { embedder, message: `embedding model ${embedder.model} loaded (${embedder.dims} dims): hybrid search` };
   } catch (e) {
     const where = config.embeddingModelDir ?? config.embeddingModelId;

@@ -19,6 +19,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { workerClient, type WorkerClient } from '../util/worker-rpc.ts';
+import type { Logger } from '../log.ts';
 import type { Embedder } from './port.ts';
 import type { TransformersEmbedderOptions } from './transformers.ts';
 
@@ -72,20 +73,30 @@ export interface WorkerEmbedder extends Embedder {
 
 export async function createWorkerEmbedder(
   o: TransformersEmbedderOptions,
-  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number } = {},
+  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number; log?: Logger } = {},
 ): Promise<WorkerEmbedder> {
+  const log = opts.log;
   const restartAfterMs = opts.restartAfterMs ?? RESTART_AFTER_MS;
   const callLimitMs = opts.callLimitMs ?? CALL_LIMIT_MS;
   const perTextMs = opts.perTextMs ?? PER_TEXT_MS;
   let running: Running | null = null;
   let failed: { at: number; error: Error } | null = null;
+  let closed = false;
+  /** The first worker has loaded the model (its own failure to load is the creator's to report). */
+  let served = false;
   const recordFailure = (r: Running, error: Error) => {
     if (r.recorded) return;
     r.recorded = true;
     failed = { at: Date.now(), error };
+    if (!closed && served)
+      log?.warn('embedding worker failed: hybrid search answers lexical-only until a new worker has loaded the model', {
+        error: error.message,
+        restart_after_ms: restartAfterMs,
+      });
   };
   const start = (): Running => {
     if (failed && Date.now() - failed.at < restartAfterMs) throw failed.error;
+    if (failed) log?.info('starting a new embedding worker', { after: failed.error.message });
     pinBinding();
     const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
     worker.unref();
@@ -160,7 +171,7 @@ export async function createWorkerEmbedder(
   };
 
   const info = await ensureModel(live());
-  let closed = false;
+  served = true;
   return {
     model: info.model,
     dims: info.dims,

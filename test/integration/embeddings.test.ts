@@ -12,6 +12,7 @@ import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import { createWorkerEmbedder } from '../../src/embeddings/worker-embedder.ts';
+import { silentLogger } from '../../src/log.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
 
@@ -100,7 +101,9 @@ describe.skipIf(!present)('embedding worker', () => {
   });
 
   it('fails the calls of a pause after the worker dies, then starts a new worker', async () => {
-    const e = await createWorkerEmbedder({ dir: modelDir }, { restartAfterMs: 300 });
+    const lines: string[] = [];
+    const log = { ...silentLogger, warn: (m: string) => void lines.push(`warn ${m}`), info: (m: string) => void lines.push(`info ${m}`) };
+    const e = await createWorkerEmbedder({ dir: modelDir }, { restartAfterMs: 300, log });
     try {
       const [before] = await e.embed(['dual op amp']);
       await e.endWorker();
@@ -108,6 +111,11 @@ describe.skipIf(!present)('embedding worker', () => {
       await new Promise((r) => setTimeout(r, 350));
       const [after] = await e.embed(['dual op amp']);
       expect(dot(before!, after!)).toBeGreaterThan(0.9999);
+      // Operators see both: the failure (and what search does meanwhile) and the restart.
+      expect(lines).toEqual([
+        'warn embedding worker failed: hybrid search answers lexical-only until a new worker has loaded the model',
+        'info starting a new embedding worker',
+      ]);
     } finally {
       await e.close();
     }
