@@ -83,6 +83,8 @@ describe.each([
     const cases: EngineFilters[] = [
       {},
       { status: ['active'] },
+      { status: ['obsolete'] }, // status-only filters are checked in memory (knn.ts), selective or not
+      { status: ['active', 'nrnd'] },
       { categories: [large.slug] },
       { categories: [rare.slug] },
       { categories: [rare.slug], status: ['obsolete'] },

@@ -44,6 +44,8 @@ export interface FilterSql extends SqlCondition {
    * them bounds the filtered set from above without scanning the parts table.
    */
   narrowing: SqlCondition | null;
+  /** The statuses asked for when the status is the filters' only condition (knn.ts checks those in memory); null otherwise. */
+  statusOnly: readonly string[] | null;
 }
 
 export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
@@ -100,5 +102,6 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     : onlyIndexed
       ? { sql: form('p.rowid IN'), params }
       : filterSql(indexed, t);
-  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrowing };
+  const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
+  return { sql: form('p.rowid IN'), probeSql: form('+p.rowid IN'), params, sets, narrowing, statusOnly };
 }

@@ -25,6 +25,20 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
   /** The vectors (and graph) of the version last asked for, keyed by its vec table (a new version reloads). */
   let matrix: { version: string; m: VectorMatrix | null; graph: VectorIndex | null } | null = null;
 
+  /**
+   * Each part's status in the version whose vectors are in memory, read on the first status-only filter
+   * (agentic search's default): the window's parts are then checked here, not joined in SQL (0.4-0.7 ms
+   * of a 0.7-1.1 ms kNN of 100 over 29k parts).
+   */
+  let statuses: { version: string; of: Map<number, string> } | null = null;
+  function statusOf(t: VersionTables): Map<number, string> {
+    if (statuses?.version !== t.vec) {
+      const rows = db.prepare(`SELECT id, status FROM ${t.parts}`).raw().all() as [number | bigint, string][];
+      statuses = { version: t.vec, of: new Map(rows.map(([id, status]) => [Number(id), status])) };
+    }
+    return statuses.of;
+  }
+
   /** The live version's vectors in memory (vector-scan.ts) and its graph, read on first use; null without usearch. */
   function vectorMatrix(t: VersionTables): { m: VectorMatrix | null; graph: VectorIndex | null } | null {
     if (!vectorScanAvailable || !memoryVectors) return null;
@@ -71,9 +85,17 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     // filterSql's probe form). Otherwise SQLite walked a list or spec set and scanned the whole JSON
     // array once per member: 1.75 s for a 755-part list by the time the window held 29k vectors.
     const pick = stmt(`SELECT p.id AS id FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.id = j.value WHERE ${f.probeSql}`).pluck();
+    const allowed = m && f.statusOnly ? new Set(f.statusOnly) : null;
+    const passing = (rows: { id: number }[]): Set<number> => {
+      if (allowed) {
+        const of = statusOf(t);
+        return new Set(rows.map((r) => Number(r.id)).filter((id) => allowed.has(of.get(id) ?? '')));
+      }
+      return new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
+    };
     for (let n = Math.min(most, Math.max(64, 2 * k)), first = true; ; first = false) {
       const rows = near(n);
-      const pass = new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
+      const pass = passing(rows);
       const kept = rows.filter((r) => pass.has(Number(r.id)));
       if (rows.length < n || kept.length >= k || (m && n >= most)) return scored(kept.slice(0, k));
       if (m && first) {
