@@ -4,7 +4,8 @@
  * transferred (not copied). The model runs here so that a forward pass (synchronous inside
  * onnxruntime-node) never blocks the API's event loop.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serveRequests } from '../util/worker-rpc.ts';
 import type { Embedder } from './port.ts';
 import { createTransformersEmbedder, type TransformersEmbedderOptions } from './transformers.ts';
 
@@ -13,31 +14,20 @@ let embedder: Embedder | null = null;
 
 type Msg = { seq: number } & ({ op: 'init' } | { op: 'embed'; texts: string[] } | { op: 'close' });
 
-/** One message at a time, in arrival order: 'close' never disposes the model under an embed still running. */
-let queue: Promise<void> = Promise.resolve();
-
-parentPort!.on('message', (m: Msg) => {
-  queue = queue.then(() => handle(m));
-});
-
-async function handle(m: Msg): Promise<void> {
-  try {
+// One message at a time, in arrival order (serveRequests): 'close' never disposes the model under an embed still running.
+serveRequests<Msg>(
+  async (m) => {
     if (m.op === 'init') {
       embedder ??= await createTransformersEmbedder(options);
-      parentPort!.postMessage({ seq: m.seq, ok: true, value: { model: embedder.model, dims: embedder.dims } });
-    } else if (m.op === 'embed') {
-      if (!embedder) throw new Error('the embedding worker has no model loaded');
-      const vectors = await embedder.embed(m.texts);
-      parentPort!.postMessage(
-        { seq: m.seq, ok: true, value: vectors },
-        vectors.map((v) => v.buffer as ArrayBuffer),
-      );
-    } else {
-      await embedder?.close();
-      embedder = null;
-      parentPort!.postMessage({ seq: m.seq, ok: true });
+      return { model: embedder.model, dims: embedder.dims };
     }
-  } catch (e) {
-    parentPort!.postMessage({ seq: m.seq, ok: false, error: (e as Error).message });
-  }
-}
+    if (m.op === 'embed') {
+      if (!embedder) throw new Error('the embedding worker has no model loaded');
+      return embedder.embed(m.texts);
+    }
+    await embedder?.close();
+    embedder = null;
+    return undefined;
+  },
+  { transfer: (value) => (Array.isArray(value) ? (value as Float32Array[]).map((v) => v.buffer as ArrayBuffer) : []) },
+);

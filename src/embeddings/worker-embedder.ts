@@ -113,6 +113,12 @@ export async function createWorkerEmbedder(
   /** Ends a worker once it is idle: terminating one inside a forward pass aborts the whole process. */
   const endWhenIdle = (r: Running): Promise<void> =>
     r.busy.size === 0 ? (r.worker.ref(), r.worker.terminate().then(() => undefined)) : Promise.allSettled([...r.busy]).then(() => endWhenIdle(r));
+  /** Takes a worker out of service for `error`: no new calls go to it (the restart pause runs), and it ends once idle. */
+  const retire = (r: Running, error: Error): Promise<void> => {
+    recordFailure(r, error);
+    if (running === r) running = null;
+    return endWhenIdle(r);
+  };
   /** Counts work of the worker until `p` settles: it is ref'd meanwhile, and not ended before. */
   const track = (r: Running, p: Promise<unknown>): void => {
     if (r.busy.size === 0) r.worker.ref();
@@ -137,9 +143,7 @@ export async function createWorkerEmbedder(
     return new Promise<T>((resolve, reject) => {
       timer = setTimeout(() => {
         const e = new Error(`the embedding worker did not answer within ${limitMs} ms`);
-        recordFailure(r, e);
-        if (running === r) running = null;
-        void endWhenIdle(r);
+        void retire(r, e);
         reject(e);
       }, limitMs);
       timer.unref();
@@ -150,11 +154,7 @@ export async function createWorkerEmbedder(
     if (!r.ready) {
       r.ready = post<ModelInfo>(r, { op: 'init' }, LOAD_LIMIT_MS).then((info) => (r.info = info));
       // A model that fails to load ends its worker: the next call starts afresh (after the pause).
-      r.ready.catch((e: Error) => {
-        recordFailure(r, e);
-        if (running === r) running = null;
-        void endWhenIdle(r);
-      });
+      r.ready.catch((e: Error) => void retire(r, e));
     }
     return r.ready;
   };
@@ -184,11 +184,8 @@ export async function createWorkerEmbedder(
       }
     },
     async endWorker() {
-      const r = running;
-      if (!r) return;
-      recordFailure(r, new Error('the embedding worker was ended'));
-      running = null; // retired first, so that new calls do not keep it busy
-      await endWhenIdle(r);
+      // Retired first, so that new calls do not keep it busy.
+      if (running) await retire(running, new Error('the embedding worker was ended'));
     },
     async close() {
       if (closed) return;

@@ -1,9 +1,10 @@
 /**
- * Request/reply over a worker thread: the caller's side of a `{seq, ...msg}` in, `{seq, ok, value |
- * error}` out protocol. Every call gets its own answer; once the worker fails or exits, every
- * unanswered call and every later one is refused with that reason (nothing waits forever).
+ * Request/reply over a worker thread, a `{seq, ...msg}` in, `{seq, ok, value | error}` out protocol.
+ * The caller's side (workerClient): every call gets its own answer; once the worker fails or exits,
+ * every unanswered call and every later one is refused with that reason (nothing waits forever).
+ * The worker's side (serveRequests): requests are handled one at a time, in arrival order.
  */
-import type { Transferable, Worker } from 'node:worker_threads';
+import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
 
 export interface WorkerReply {
   seq: number;
@@ -52,4 +53,37 @@ export function workerClient(worker: Worker, name: string): WorkerClient {
       return dead;
     },
   };
+}
+
+/**
+ * The worker's side: each request is handled after the one before it has been answered, and answered
+ * `{seq, ok, value | error}`. `transfer` names the buffers of a value to move rather than copy; `after`
+ * runs once a successful answer is out (work the caller need not wait for), and a failure there is
+ * reported on stderr (its request is already answered).
+ */
+export function serveRequests<M extends { seq: number }>(
+  handle: (m: M) => unknown,
+  opts: { transfer?: (value: unknown) => Transferable[]; after?: (m: M) => void } = {},
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveRequests runs in a worker thread');
+  let queue: Promise<void> = Promise.resolve();
+  const answer = async (m: M) => {
+    let value: unknown;
+    try {
+      value = await handle(m);
+    } catch (e) {
+      port.postMessage({ seq: m.seq, ok: false, error: (e as Error).message } satisfies WorkerReply);
+      return;
+    }
+    port.postMessage({ seq: m.seq, ok: true, value } satisfies WorkerReply, opts.transfer?.(value));
+    try {
+      opts.after?.(m);
+    } catch (e) {
+      process.stderr.write(`[worker] after answering request ${m.seq}: ${(e as Error).message}\n`);
+    }
+  };
+  port.on('message', (m: M) => {
+    queue = queue.then(() => answer(m));
+  });
 }

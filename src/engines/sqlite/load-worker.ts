@@ -5,7 +5,8 @@
  * worker indexes the rows written so far into the FTS tables (a chunk at a time) while the ingest
  * thread prepares the next batch.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serveRequests } from '../../util/worker-rpc.ts';
 import { openSqliteDb } from './db.ts';
 import { createLoadCore, type LoadRow } from './load-core.ts';
 
@@ -26,18 +27,19 @@ type Msg =
   | { op: 'finish'; seq: number; metaJson: string; expected: number }
   | { op: 'abort'; seq: number };
 
-parentPort!.on('message', (m: Msg) => {
-  try {
-    let value: unknown;
-    if (m.op === 'write') value = core.write(m.rows);
-    else if (m.op === 'countsBy') value = core.countsBy(m.field);
-    else if (m.op === 'finish') value = core.finish(m.metaJson, m.expected);
-    else core.abort();
-    parentPort!.postMessage({ seq: m.seq, ok: true, value });
-    if (m.op === 'finish' || m.op === 'abort') db.close();
-    // The reply is out: index the FTS tables while the ingest thread works on the next batch.
-    else if (m.op === 'write') core.catchUp();
-  } catch (e) {
-    parentPort!.postMessage({ seq: m.seq, ok: false, error: (e as Error).message });
-  }
-});
+serveRequests<Msg>(
+  (m) => {
+    if (m.op === 'write') return core.write(m.rows);
+    if (m.op === 'countsBy') return core.countsBy(m.field);
+    if (m.op === 'finish') return core.finish(m.metaJson, m.expected);
+    core.abort();
+    return undefined;
+  },
+  {
+    after(m) {
+      if (m.op === 'finish' || m.op === 'abort') db.close();
+      // The reply is out: index the FTS tables while the ingest thread works on the next batch.
+      else if (m.op === 'write') core.catchUp();
+    },
+  },
+);
