@@ -108,6 +108,15 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
 
   const mpnLookup = createMpnLookup(stmt, tables);
 
+  /**
+   * A search's total: `count` (a second pass over every match) when an exact total is asked for;
+   * otherwise offset + the page's hits, a lower bound, unless the page lies past the end (no hits at an
+   * offset), where only counting tells the real total.
+   */
+  function totalOf(req: TextSearchRequest, offset: number, hits: number, count: () => number): number {
+    return req.exactTotal === false && (hits > 0 || offset === 0) ? offset + hits : count();
+  }
+
   function textSearch(req: TextSearchRequest): TextSearchResult {
     const t = tables();
     if (!t) return { total: 0, hits: [] };
@@ -118,25 +127,25 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const limit = Math.max(0, req.limit);
     if (match) {
       const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
-      // offset + hits is a lower bound of the total unless the page lies past the end (no hits at an offset).
-      if (req.exactTotal === false && (hits.length > 0 || offset === 0)) return { total: offset + hits.length, hits };
-      const total = (
-        stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
-          match,
-          ...f.params,
-        ) as { n: number }
-      ).n;
+      const total = totalOf(
+        req,
+        offset,
+        hits.length,
+        () =>
+          (
+            stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
+              match,
+              ...f.params,
+            ) as { n: number }
+          ).n,
+      );
       return { total, hits };
     }
     const where = broadSets(t, f) ? f.probeSql : f.sql;
     const rows = stmt(
       `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
     ).all(...f.params, limit, offset) as TextHit[];
-    // Counting every match is a second pass over the set: only when asked for.
-    const total =
-      req.exactTotal === false && (rows.length > 0 || offset === 0)
-        ? offset + rows.length
-        : (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
+    const total = totalOf(req, offset, rows.length, () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n);
     return { total, hits: withRecords(req.records, rows) };
   }
 

@@ -22,21 +22,17 @@ const SET_SCAN_SHARE = 1 / 8;
 const GRAPH_WINDOW_MAX = 2048;
 
 export function createKnn(db: Database.Database, stmt: (sql: string) => Database.Statement, memoryVectors: boolean, dbFile: string) {
-  /** The vectors (and graph) of the version last asked for, keyed by its vec table (a new version reloads). */
-  let matrix: { version: string; m: VectorMatrix | null; graph: VectorIndex | null } | null = null;
-
   /**
-   * Each part's status in the version whose vectors are in memory, read on the first status-only filter
-   * (agentic search's default): the window's parts are then checked here, not joined in SQL (0.4-0.7 ms
-   * of a 0.7-1.1 ms kNN of 100 over 29k parts).
+   * The vectors and graph of the version last asked for, keyed by its vec table (a new version reloads),
+   * and each part's status in it, read on the first status-only filter (agentic search's default): the
+   * window's parts are then checked here, not joined in SQL (0.4-0.7 ms of a 0.7-1.1 ms kNN of 100 over
+   * 29k parts).
    */
-  let statuses: { version: string; of: Map<number, string> } | null = null;
+  let matrix: { version: string; m: VectorMatrix | null; graph: VectorIndex | null; statuses?: Map<number, string> } | null = null;
+  /** Only after vectorMatrix(t) has loaded this version (the status-only path needs the vectors in memory). */
   function statusOf(t: VersionTables): Map<number, string> {
-    if (statuses?.version !== t.vec) {
-      const rows = db.prepare(`SELECT id, status FROM ${t.parts}`).raw().all() as [number | bigint, string][];
-      statuses = { version: t.vec, of: new Map(rows.map(([id, status]) => [Number(id), status])) };
-    }
-    return statuses.of;
+    const rows = () => db.prepare(`SELECT id, status FROM ${t.parts}`).raw().all() as [number | bigint, string][];
+    return (matrix!.statuses ??= new Map(rows().map(([id, status]) => [Number(id), status])));
   }
 
   /** The live version's vectors in memory (vector-scan.ts) and its graph, read on first use; null without usearch. */

@@ -15,35 +15,13 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import type { VectorMatrix } from './vector-scan.ts';
-import { exactDistances } from './vector-scan.ts';
+import { exactDistances, usearch, type UsearchIndex, type VectorMatrix } from './vector-scan.ts';
 
 /** Versions with fewer vectors are scanned exactly (no graph is built). */
 export const ANN_MIN_VECTORS = 10_000;
 /** Graph parameters: neighbours per node, candidate list while building and while searching. */
 export const HNSW_CONFIG = { connectivity: 16, expansion_add: 128, expansion_search: 256, quantization: 'f16' } as const;
-
-interface UsearchIndex {
-  add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
-  search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
-  size(): number;
-  dimensions(): number;
-  save(path: string): void;
-  load(path: string): void;
-}
-interface UsearchModule {
-  Index: new (config: Record<string, unknown>) => UsearchIndex;
-}
-
-const usearch: UsearchModule | null = (() => {
-  try {
-    return createRequire(import.meta.url)('usearch') as UsearchModule;
-  } catch {
-    return null;
-  }
-})();
 
 /** The graph file of a version's vec table, or null for an in-memory database. */
 export function vectorIndexFile(dbFile: string, vecTable: string): string | null {

@@ -9,7 +9,16 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 
-interface Usearch {
+/** The part of usearch both the exact scan and the graph (vector-index.ts) use. */
+export interface UsearchIndex {
+  add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
+  search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
+  size(): number;
+  dimensions(): number;
+  save(path: string): void;
+  load(path: string): void;
+}
+export interface Usearch {
   exactSearch(
     dataset: Float32Array,
     queries: Float32Array,
@@ -18,9 +27,11 @@ interface Usearch {
     metric: 'cos',
     threads?: number,
   ): { keys: BigUint64Array; distances: Float32Array };
+  Index: new (config: Record<string, unknown>) => UsearchIndex;
 }
 
-const usearch: Usearch | null = (() => {
+/** usearch, loaded once for this process; null where its prebuilt binary does not load. */
+export const usearch: Usearch | null = (() => {
   try {
     return createRequire(import.meta.url)('usearch') as Usearch;
   } catch {
