@@ -40,4 +40,19 @@ describe('agentic retrieval without indexed vectors', () => {
       await engine.close();
     }
   });
+
+  it('asks for the query embedding before it runs BM25, so the model (in its own thread) works meanwhile', async () => {
+    const engine = await smallSqliteEngine();
+    try {
+      const calls: string[] = [];
+      const table = tableEmbedder({});
+      const embedder = { ...table, embed: (texts: readonly string[]) => (calls.push('embed'), table.embed(texts)) };
+      const textSearch = engine.textSearch.bind(engine);
+      engine.textSearch = (req) => (calls.push('bm25'), textSearch(req));
+      await agenticSearch(engine, embedder, true, { query: '0603 resistor', limit: 3, offset: 0, filters: {} });
+      expect(calls.slice(0, 2)).toEqual(['embed', 'bm25']);
+    } finally {
+      await engine.close();
+    }
+  });
 });
