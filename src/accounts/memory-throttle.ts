@@ -13,9 +13,14 @@ import type { Throttle } from './port.ts';
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
 interface Bucket {
+  /** Admitted request times, oldest first, from index `head` on (entries before it have left the window). */
   log: number[];
+  head: number;
   windowMs: number;
 }
+
+/** Dropped entries a log keeps before it is compacted (also at least half the array: O(1) amortised per hit). */
+const COMPACT_AFTER = 1024;
 
 export interface MemoryThrottle extends Throttle {
   /** Buckets currently held (for tests and metrics). */
@@ -29,7 +34,7 @@ export function createMemoryThrottle(opts: { sweepEvery?: number } = {}): Memory
 
   const sweep = (now: number) => {
     for (const [name, b] of buckets) {
-      const newest = b.log[b.log.length - 1];
+      const newest = b.log.length > b.head ? b.log[b.log.length - 1] : undefined;
       if (newest === undefined || newest <= now - b.windowMs) buckets.delete(name);
     }
     hitsSinceSweep = 0;
@@ -43,25 +48,32 @@ export function createMemoryThrottle(opts: { sweepEvery?: number } = {}): Memory
 
       let b = buckets.get(bucket);
       if (!b) {
-        b = { log: [], windowMs };
+        b = { log: [], head: 0, windowMs };
         buckets.set(bucket, b);
       }
       b.windowMs = windowMs;
-      const log = b.log;
+      // Entries that left the window are skipped by moving `head`, not removed from the front of the
+      // array (which moves every remaining entry: with a key's limit in the millions, a full window
+      // made each hit cost about 180 µs). The array is compacted once most of it is skipped.
       const cutoff = now - windowMs;
-      let drop = 0;
-      while (drop < log.length && (log[drop] as number) <= cutoff) drop++;
-      if (drop > 0) log.splice(0, drop);
+      while (b.head < b.log.length && (b.log[b.head] as number) <= cutoff) b.head++;
+      if (b.head >= COMPACT_AFTER && b.head * 2 >= b.log.length) {
+        b.log = b.log.slice(b.head);
+        b.head = 0;
+      }
+      const log = b.log;
+      const count = () => log.length - b.head;
 
-      const allowed = log.length < limit;
+      const allowed = count() < limit;
       if (allowed) {
         // Sorted insert: the clock may step back, and tests pass times explicitly.
         let i = log.length;
-        while (i > 0 && (log[i - 1] as number) > now) i--;
-        log.splice(i, 0, now);
+        while (i > b.head && (log[i - 1] as number) > now) i--;
+        if (i === log.length) log.push(now);
+        else log.splice(i, 0, now);
       }
-      if (log.length === 0) buckets.delete(bucket);
-      return throttleDecision(allowed, limit, log.length, log[0] ?? now, now, windowMs);
+      if (count() === 0) buckets.delete(bucket);
+      return throttleDecision(allowed, limit, count(), count() > 0 ? (log[b.head] as number) : now, now, windowMs);
     },
 
     bucketCount: () => buckets.size,

@@ -21,6 +21,35 @@ describe('memory throttle specifics', () => {
     expect(t.bucketCount()).toBe(0);
   });
 
+  it('a large window that keeps sliding answers exactly as a plain log would (across compactions)', async () => {
+    // The log skips expired entries and compacts from time to time: check every decision against a
+    // straightforward model over 20,000 hits, a window of 3,000 of them, the clock stepping back now and then.
+    const t = createMemoryThrottle();
+    const limit = 2_500;
+    const windowMs = 3_000;
+    const model: number[] = [];
+    let now = 1_790_000_000_000;
+    for (let i = 0; i < 20_000; i++) {
+      now += i % 97 === 0 ? -5 : 1;
+      const d = await t.hit('big', limit, windowMs, now);
+      const live = model.filter((x) => x > now - windowMs);
+      model.length = 0;
+      model.push(...live);
+      const allowed = model.length < limit;
+      if (allowed) {
+        model.push(now);
+        model.sort((a, b) => a - b);
+      }
+      expect({ i, allowed: d.allowed, remaining: d.remaining, reset: d.reset }).toEqual({
+        i,
+        allowed,
+        remaining: allowed ? limit - model.length : 0,
+        reset: Math.ceil(((model[0] ?? now) + windowMs) / 1000),
+      });
+    }
+    await t.close();
+  });
+
   it('a bucket never holds more than its limit', async () => {
     const t = createMemoryThrottle();
     for (let i = 0; i < 1_000; i++) await t.hit('one', 5, 60_000, 1_000 + i);
