@@ -117,12 +117,18 @@ export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package
  * accepts "SOT-23(TO-236)"), another name of the same package (packageForms) only as the package
  * itself or spelled out before a bracket ("SMA" accepts "DO-214AC" and "SMA(DO-214AC)"): a prefix or
  * substring of another name would change the pin count ("SOT-23" from "SOT-23-3" is a prefix of
- * "SOT-23-5"; "SOP-8" is inside "TSSOP-8").
+ * "SOT-23-5"; "SOP-8" is inside "TSSOP-8"). A body width written after another name still matches
+ * ("SOP-16" accepts "SOIC-16-175mil", as "SOIC-16" itself does).
  */
 export function packageMatches(code: string, pkg: string, text: string): boolean {
   const own = code.toUpperCase();
   if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || text.includes(own)) return true;
-  return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`)));
+  return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`) || bodyWidthOf(pkg, k)));
+}
+
+/** Whether `pkg` is the package `k` with its body width appended ("SOIC-16-175MIL" for "SOIC-16"), not another pin count. */
+function bodyWidthOf(pkg: string, k: string): boolean {
+  return pkg.startsWith(`${k}-`) && /^\d+MIL(?![A-Z0-9])/.test(pkg.slice(k.length + 1));
 }
 
 /**

@@ -25,9 +25,13 @@ export interface Tok {
   state: TokState;
   /** Part of a family phrase that names a narrower kind than its family ("tantalum": SUBTYPE_PHRASES). */
   subtype?: true;
+  /** First token after a comma or semicolon: a comparison word here starts its clause and binds forward only ("VCM 10, max 7V"). */
+  clause?: true;
 }
 
 const SPLIT_RE = /[\s;|()[\]{}"'`\u201c\u201d\u2018\u2019]+|,(?!\d)|(?<!\d),/u;
+/** SPLIT_RE keeping what it split on (a clause break is a comma or semicolon there). */
+const SPLIT_KEEP_RE = new RegExp(`(${SPLIT_RE.source})`, 'u');
 /**
  * A value's test conditions, as datasheets and catalogues write them ("100nA@16V", "100nA @ 16V",
  * "3.8ns@5V,50pF", "2V@(500mA)"): the quantity before "@" is the value; the conditions are not
@@ -69,13 +73,21 @@ export function tokenise(text: string): Tok[] {
     .replace(CMP_RE, ' $1 ')
     .replace(TOL_SPLIT_RE, '$1 ±');
   const out: Tok[] = [];
-  for (const piece of s.split(SPLIT_RE)) {
+  const pieces = s.split(SPLIT_KEEP_RE);
+  let clause = false;
+  for (let n = 0; n < pieces.length; n++) {
+    const piece = pieces[n];
+    if (n % 2 === 1) {
+      if (piece !== undefined && /[,;]/.test(piece)) clause = true;
+      continue;
+    }
     if (!piece) continue;
     const raw = SYMBOL_TOKENS.has(piece) ? piece : piece.replace(LEAD_TRIM_RE, '').replace(TRAIL_TRIM_RE, '').replace(DOT_LEAD_RE, '');
     if (!raw || raw.length > MAX_TOKEN_CHARS) continue;
     for (const part of splitGluedQualifier(raw)) {
       const low = part.toLowerCase();
-      out.push({ raw: part, low, key: low.replace(/[-_]+/g, ' ').trim(), state: 'free' });
+      out.push({ raw: part, low, key: low.replace(/[-_]+/g, ' ').trim(), state: 'free', ...(clause && out.length > 0 ? { clause: true as const } : {}) });
+      clause = false;
     }
     if (out.length >= MAX_TOKENS) break;
   }
@@ -126,7 +138,7 @@ const PKG_RE = new RegExp(
 );
 export const LETTER_PACKAGE_CODES: ReadonlySet<string> = new Set(LETTER_PACKAGES.values());
 /** Package families that are also ordinary words: never joined with a following number token ("to 220"). */
-const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON', 'SMD']);
+const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'LS', 'HC', 'SIP', 'SON', 'SMD']);
 const PKG_NUMBER_RE = /^\d{1,4}(?:[-_]\d{1,3})?$/;
 
 /** "sot23-5" -> "SOT-23-5", "soic8" -> "SOIC-8", "0603" -> "0603", "dpak" -> "DPAK"; null when not a package. */
@@ -285,7 +297,7 @@ export function scan(text: string): Scan {
     if (matchedOp !== null) {
       const last = items[items.length - 1];
       const idx = Array.from({ length: opLen }, (_, k) => i + k);
-      if (matchedOp.postfix && last !== undefined && last.end === i - 1 && last.op === null) {
+      if (matchedOp.postfix && last !== undefined && last.end === i - 1 && last.op === null && !t.clause) {
         last.op = matchedOp.kind; last.upTo = matchedOp.upTo; last.opToks.push(...idx);
         use(toks, i, i + opLen - 1, 'used');
       } else if (matchedOp.prefixOk) {

@@ -279,7 +279,10 @@ export const VALUE_ALIASES: ReadonlyMap<string, string> = new Map([['cog', 'c0g'
  */
 const PACKAGE_SYNONYMS: readonly (readonly string[])[] = [
   ['MINIMELF', 'LL-34', 'SOD-80', 'SOD-80C', 'DO-213AA'],
+  ['MICROMELF', 'LS-31'],
   ['MELF', 'LL-41', 'DO-213AB'],
+  // TO-39 is TO-5's can with shorter leads; catalogues and symbol libraries use either name.
+  ['TO-5', 'TO-39'],
   ['SMA', 'DO-214AC'], ['SMB', 'DO-214AA'], ['SMC', 'DO-214AB'],
   ['SMF', 'SOD-123F', 'SOD-123FL'],
   ['DPAK', 'TO-252', 'TO-252-2', 'TO-252-3'], ['D2PAK', 'TO-263', 'TO-263-2', 'TO-263-3'], ['D3PAK', 'TO-268'],
@@ -291,13 +294,15 @@ const PACKAGE_FORMS: ReadonlyMap<string, readonly string[]> = new Map(PACKAGE_SY
 
 /**
  * Families of names that differ only in spelling, for any pin count: SOIC-n = SOP-n = SO-n, DIP-n =
- * PDIP-n, SOT-23-n = SOT-2n and TSOT-23-n = TSOT-2n (n = 3, 5, 6, 8).
+ * PDIP-n, SOT-23-n = SOT-2n and TSOT-23-n = TSOT-2n (n = 3, 5, 6, 8), Multiwatt-n = TO-220-n (n = 11, 15).
  */
 const PIN_COUNT_FORMS: readonly { re: RegExp; forms(n: string): string[] }[] = [
   { re: /^(?:SOIC|SOP|SO)-(\d+)$/, forms: (n) => [`SOIC-${n}`, `SOP-${n}`, `SO-${n}`] },
   { re: /^P?DIP-(\d+)$/, forms: (n) => [`DIP-${n}`, `PDIP-${n}`] },
   { re: /^SOT-(?:23-|2)([3568])$/, forms: (n) => [`SOT-23-${n}`, `SOT-2${n}`] },
   { re: /^TSOT-(?:23-|2)([3568])$/, forms: (n) => [`TSOT-23-${n}`, `TSOT-2${n}`] },
+  // ST's Multiwatt is the many-lead TO-220 (KiCad draws Multiwatt-11 as TO-220-11).
+  { re: /^(?:MULTIWATT|TO-220)-(11|15)$/, forms: (n) => [`MULTIWATT-${n}`, `TO-220-${n}`] },
 ];
 
 /** packageForms' answers by upper-case code. */
@@ -345,5 +350,5 @@ export const PACKAGE_FAMILIES: readonly string[] = [
   'SOT', 'TSOT', 'SOD', 'SC', 'TO', 'DO', 'SO', 'SOIC', 'SOP', 'SSOP', 'TSSOP', 'HTSSOP', 'MSOP', 'VSSOP', 'TSOP',
   'ESOP', 'HSOP', 'QSOP', 'QFN', 'DFN', 'VQFN', 'WQFN', 'UQFN', 'TQFN', 'SON', 'VSON', 'WSON', 'USON', 'LQFP',
   'TQFP', 'QFP', 'PQFP', 'LFCSP', 'BGA', 'LGA', 'FBGA', 'UFBGA', 'WLCSP', 'DIP', 'PDIP', 'SDIP', 'SIP', 'PLCC',
-  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'TDSON', 'PDFN', 'TDFN', 'UDFN', 'WDFN', 'SMD',
+  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'LS', 'TDSON', 'PDFN', 'TDFN', 'UDFN', 'WDFN', 'SMD', 'MULTIWATT',
 ];

@@ -119,6 +119,9 @@ function constraint(role: SpecRole, kind: ConstraintKind, value: number, lo: num
   return { names: [...role.names], unit: role.unit, value, lo, hi, kind, source };
 }
 
+/** Lowest start of an absolute-maximum voltage range ("-0.3V to 6V", "-0.5V to 7V"); lower starts read as dual supplies. */
+const ABS_MAX_LOW_V = -1;
+
 /** The constraint of one value: at least / at most it, or within the relative window `w` of it. */
 function valueConstraint(role: SpecRole, kind: ConstraintKind, value: number, w: number, source: string): SpecConstraint {
   if (kind === 'at_least') return constraint(role, kind, value, value, Infinity, source);
@@ -230,6 +233,12 @@ function resolveItem(
       specs.push(constraint(vin, 'at_least', r.first, r.first, Infinity, source));
       const [lo, hi] = window(r.second, vout.window ?? DEFAULT_WINDOW);
       specs.push(constraint(vout, 'equals', r.second, lo, hi, source));
+      return true;
+    }
+    // "-0.5V to 7V VCC": a voltage range from just below zero is an absolute maximum rating, not a range the
+    // part must operate across (a dual supply is written "±5V" or "-5V to 5V"): the part's range need only overlap it.
+    if (it.op === null && role.covering && unit === 'V' && r.lo < 0 && r.lo >= ABS_MAX_LOW_V && r.hi > 0) {
+      specs.push(constraint(role, 'equals', Number(((r.lo + r.hi) / 2).toPrecision(12)), r.lo, r.hi, source));
       return true;
     }
     if (it.op === null && role.covering) {

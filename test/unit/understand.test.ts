@@ -708,6 +708,12 @@ describe('satisfies', () => {
     // Another name is matched whole, never as a prefix or inside a longer code (the pin count would change).
     expect([score('regulator sot-23-3', 'SOT-23-5'), score('op amp SOIC-8', 'TSSOP-8'), score('ldo SOT-26', 'SC-74A'), score('ldo SOT-23-3', 'SOT-23')]).toEqual([0, 0, 0, 1]);
     expect(score('schottky SMA', 'SMA(DO-214AC)')).toBe(1);
+    // MicroMELF = LS-31, TO-5 = TO-39, Multiwatt-n = TO-220-n (11 and 15 leads only).
+    expect([score('switching diode MicroMELF', 'LS-31'), score('photodiode TO-5', 'TO-39'), score('amplifier TO-220-11', 'Multiwatt-11')]).toEqual([1, 1, 1]);
+    expect([score('amplifier Multiwatt-15', 'TO-220-15'), score('amplifier Multiwatt-15', 'TO-220-11'), score('regulator TO-220', 'Multiwatt-11')]).toEqual([1, 0, 0]);
+    // A body width after another name is the same package; another number there is another pin count.
+    expect([score('optocoupler SOP16', 'SOIC-16-175mil'), score('op amp SOP-8', 'SOIC-8-150mil'), score('op amp SOIC-8', 'SOP-8-208mil')]).toEqual([1, 1, 1]);
+    expect([score('regulator SOT-25', 'SOT-23-5-1'), score('op amp SOP-8', 'SOIC-8-1'), score('op amp SOP-8', 'SOIC-8-150milx')]).toEqual([0, 0, 0]);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
@@ -725,6 +731,25 @@ describe('satisfies', () => {
     expect(satisfies([spec('Voltage - supply', '2.7V~5.5V')], c)).toBe(true);
     expect(satisfies([spec('Supply Voltage', '1.8V~3.6V')], c)).toBe(true);
     expect(satisfies([spec('Voltage - supply', '4.5V~5.5V')], c)).toBe(false);
+  });
+
+  it('reads a voltage range from just below zero as an absolute maximum: the part need only fall within it', () => {
+    const all = (specs: PartSpec[], cs: SpecConstraint[]) => cs.every((c) => satisfies(specs, c));
+    const absMax = specsOf('optocoupler -0.5V to 7V VCC');
+    expect(absMax.map((c) => [c.kind, c.lo, c.hi])).toEqual([['equals', -0.5, 7]]);
+    expect(all([spec('Voltage - supply', '4.5V~5.5V')], absMax)).toBe(true);
+    expect(all([spec('Voltage - supply', '10V~30V')], absMax)).toBe(false);
+    // A dual supply still has to be covered.
+    const dual = specsOf('op amp -5V to 5V');
+    expect(dual.map((c) => c.kind)).toEqual(['at_most', 'at_least']);
+    expect(all([spec('Supply Voltage', '2.5V~5V')], dual)).toBe(false);
+  });
+
+  it('binds a comparison word after a comma to the value after it, not to the number before the comma', () => {
+    const c = one(specsOf('optocoupler VCM 10, max 7V VCC'));
+    expect([c.kind, c.value, c.stated]).toEqual(['at_most', 7, true]);
+    // without the comma the word still closes the value before it ("7V max")
+    expect(one(specsOf('optocoupler 7V max VCC')).kind).toBe('at_most');
   });
 
   it('requires a typed supply or temperature range to be covered', () => {
