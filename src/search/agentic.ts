@@ -113,8 +113,8 @@ export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package
 
 /**
  * Whether a part's package (upper case, no spaces; `text` adds its description) is the one a query
- * names: the query's own code also as a variant or in the text ("TO-252" accepts "TO-252-2", "SOT-23"
- * accepts "SOT-23(TO-236)"), another name of the same package (packageForms) only as the package
+ * names: the query's own code also as a variant or in the text, not followed by a digit ("TO-252"
+ * accepts "TO-252-2", "SOT-23" accepts "SOT-23(TO-236)"; "TO-5" does not accept "TO-56"), another name of the same package (packageForms) only as the package
  * itself or spelled out before a bracket ("SMA" accepts "DO-214AC" and "SMA(DO-214AC)"): a prefix or
  * substring of another name would change the pin count ("SOT-23" from "SOT-23-3" is a prefix of
  * "SOT-23-5"; "SOP-8" is inside "TSSOP-8"). A body width written after another name still matches
@@ -122,8 +122,20 @@ export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package
  */
 export function packageMatches(code: string, pkg: string, text: string): boolean {
   const own = code.toUpperCase();
-  if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || text.includes(own)) return true;
+  if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || holdsCode(text, own)) return true;
   return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`) || bodyWidthOf(pkg, k)));
+}
+
+/**
+ * Whether `text` holds `code` not followed by another digit ("TO-5" is not in "TO-56", nor "SOT-23-5" in
+ * "SOT-23-50"). Letters before it are allowed: "QFN-24" accepts "VQFN-24" and "WQFN-24", thinner bodies
+ * on the same footprint.
+ */
+function holdsCode(text: string, code: string): boolean {
+  for (let at = text.indexOf(code); at >= 0; at = text.indexOf(code, at + 1)) {
+    if (!/\d/.test(text[at + code.length] ?? '')) return true;
+  }
+  return false;
 }
 
 /** Whether `pkg` is the package `k` with its body width appended ("SOIC-16-175MIL" for "SOIC-16"), not another pin count. */

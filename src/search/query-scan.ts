@@ -4,7 +4,7 @@
  * Which spec a quantity means is decided in understand.ts.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
-import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, PACKAGE_FAMILIES, QUALIFIERS, SUBTYPE_PHRASES, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
+import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, NAMED_PACKAGES, PACKAGE_FAMILIES, QUALIFIERS, SUBTYPE_PHRASES, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
 import { readSuffix, parseQty, combine, parseRangeToken, type Qty, type Range } from './query-quantities.ts';
 
 /** Only the start of a query is read: part searches are short, and this bounds the work on odd input. */
@@ -25,7 +25,7 @@ export interface Tok {
   state: TokState;
   /** Part of a family phrase that names a narrower kind than its family ("tantalum": SUBTYPE_PHRASES). */
   subtype?: true;
-  /** First token after a comma or semicolon: a comparison word here starts its clause and binds forward only ("VCM 10, max 7V"). */
+  /** First token after a comma or semicolon: a comparison word here binds forward when a value follows ("VCM 10, max 7V"). */
   clause?: true;
 }
 
@@ -138,14 +138,14 @@ const PKG_RE = new RegExp(
 );
 export const LETTER_PACKAGE_CODES: ReadonlySet<string> = new Set(LETTER_PACKAGES.values());
 /** Package families that are also ordinary words: never joined with a following number token ("to 220"). */
-const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'LS', 'HC', 'SIP', 'SON', 'SMD']);
+const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON', 'SMD']);
 const PKG_NUMBER_RE = /^\d{1,4}(?:[-_]\d{1,3})?$/;
 
 /** "sot23-5" -> "SOT-23-5", "soic8" -> "SOIC-8", "0603" -> "0603", "dpak" -> "DPAK"; null when not a package. */
 function packageOf(raw: string): string | null {
   if (CHIP_SIZES.has(raw)) return raw;
   const low = raw.toLowerCase();
-  const letter = LETTER_PACKAGES.get(low);
+  const letter = LETTER_PACKAGES.get(low) ?? NAMED_PACKAGES.get(low);
   if (letter !== undefined) return letter;
   const up = raw.toUpperCase();
   const m = PKG_RE.exec(up);
@@ -297,7 +297,10 @@ export function scan(text: string): Scan {
     if (matchedOp !== null) {
       const last = items[items.length - 1];
       const idx = Array.from({ length: opLen }, (_, k) => i + k);
-      if (matchedOp.postfix && last !== undefined && last.end === i - 1 && last.op === null && !t.clause) {
+      // After a comma, a word that can go either way binds to a value right after it ("VCM 10, max 7V"),
+      // and only without one to the value before the comma ("1W, max").
+      const forward = t.clause === true && matchedOp.prefixOk && [0, 1, 2].some((k) => i + opLen + k < toks.length && quantityAt(toks, i + opLen + k) !== null);
+      if (matchedOp.postfix && last !== undefined && last.end === i - 1 && last.op === null && !forward) {
         last.op = matchedOp.kind; last.upTo = matchedOp.upTo; last.opToks.push(...idx);
         use(toks, i, i + opLen - 1, 'used');
       } else if (matchedOp.prefixOk) {

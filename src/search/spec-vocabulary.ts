@@ -334,6 +334,15 @@ export const CHIP_SIZES: ReadonlySet<string> = new Set([
   '2512', '2920', '0306', '0508', '0612', '1218', '0806',
 ]);
 
+/**
+ * Package codes whose family prefix is too common in part numbers to read as a family ("LS7366R" is an
+ * MPN): recognised only as these exact spellings (lower case, as typed -> the code).
+ */
+export const NAMED_PACKAGES: ReadonlyMap<string, string> = new Map([
+  ['ls-31', 'LS-31'],
+  ['ls31', 'LS-31'],
+]);
+
 /** Package codes written without digits. */
 export const LETTER_PACKAGES: ReadonlyMap<string, string> = new Map([
   ['sma', 'SMA'], ['smb', 'SMB'], ['smc', 'SMC'], ['smaf', 'SMAF'], ['smbf', 'SMBF'], ['dpak', 'DPAK'],
@@ -350,5 +359,5 @@ export const PACKAGE_FAMILIES: readonly string[] = [
   'SOT', 'TSOT', 'SOD', 'SC', 'TO', 'DO', 'SO', 'SOIC', 'SOP', 'SSOP', 'TSSOP', 'HTSSOP', 'MSOP', 'VSSOP', 'TSOP',
   'ESOP', 'HSOP', 'QSOP', 'QFN', 'DFN', 'VQFN', 'WQFN', 'UQFN', 'TQFN', 'SON', 'VSON', 'WSON', 'USON', 'LQFP',
   'TQFP', 'QFP', 'PQFP', 'LFCSP', 'BGA', 'LGA', 'FBGA', 'UFBGA', 'WLCSP', 'DIP', 'PDIP', 'SDIP', 'SIP', 'PLCC',
-  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'LS', 'TDSON', 'PDFN', 'TDFN', 'UDFN', 'WDFN', 'SMD', 'MULTIWATT',
+  'UFQFPN', 'VFQFPN', 'HC', 'LL', 'TDSON', 'PDFN', 'TDFN', 'UDFN', 'WDFN', 'SMD', 'MULTIWATT',
 ];

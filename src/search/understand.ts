@@ -119,8 +119,12 @@ function constraint(role: SpecRole, kind: ConstraintKind, value: number, lo: num
   return { names: [...role.names], unit: role.unit, value, lo, hi, kind, source };
 }
 
-/** Lowest start of an absolute-maximum voltage range ("-0.3V to 6V", "-0.5V to 7V"); lower starts read as dual supplies. */
+/**
+ * An absolute-maximum supply range ("-0.3V to 6V", "-0.5V to 7V") starts at ABS_MAX_LOW_V or above and ends
+ * at least ABS_MAX_SPAN times as far above zero; others ("-1V to 1V", "-5V to 5V") read as dual supplies.
+ */
 const ABS_MAX_LOW_V = -1;
+const ABS_MAX_SPAN = 4;
 
 /** The constraint of one value: at least / at most it, or within the relative window `w` of it. */
 function valueConstraint(role: SpecRole, kind: ConstraintKind, value: number, w: number, source: string): SpecConstraint {
@@ -235,9 +239,10 @@ function resolveItem(
       specs.push(constraint(vout, 'equals', r.second, lo, hi, source));
       return true;
     }
-    // "-0.5V to 7V VCC": a voltage range from just below zero is an absolute maximum rating, not a range the
-    // part must operate across (a dual supply is written "±5V" or "-5V to 5V"): the part's range need only overlap it.
-    if (it.op === null && role.covering && unit === 'V' && r.lo < 0 && r.lo >= ABS_MAX_LOW_V && r.hi > 0) {
+    // "-0.5V to 7V VCC": a supply range from just below zero to well above it is an absolute maximum rating,
+    // not a range the part must operate across (a dual supply is written "±5V" or "-5V to 5V"): the part's
+    // range need only overlap it. Input ranges ("-0.1V to 5.1V" common mode) keep the covering reading.
+    if (it.op === null && roleId === 'supplyVoltage' && r.lo < 0 && r.lo >= ABS_MAX_LOW_V && r.hi >= -ABS_MAX_SPAN * r.lo) {
       specs.push(constraint(role, 'equals', Number(((r.lo + r.hi) / 2).toPrecision(12)), r.lo, r.hi, source));
       return true;
     }

@@ -714,6 +714,10 @@ describe('satisfies', () => {
     // A body width after another name is the same package; another number there is another pin count.
     expect([score('optocoupler SOP16', 'SOIC-16-175mil'), score('op amp SOP-8', 'SOIC-8-150mil'), score('op amp SOIC-8', 'SOP-8-208mil')]).toEqual([1, 1, 1]);
     expect([score('regulator SOT-25', 'SOT-23-5-1'), score('op amp SOP-8', 'SOIC-8-1'), score('op amp SOP-8', 'SOIC-8-150milx')]).toEqual([0, 0, 0]);
+    // The query's own code is found in the text only when no digit follows it.
+    expect([score('photodiode TO-5', 'TO-56'), score('ldo SOT-23', 'SOT-23(TO-236)'), score('ldo SOT-23', 'SOT-23-5'), score('expander QFN-24', 'VQFN-24')]).toEqual([0, 1, 1, 1]);
+    // LS is a package family only as LS-31: "LS7366R" stays a part number.
+    expect([understandQuery('diode ls31').packages, understandQuery('LS7366R counter').packages, understandQuery('LS7366R counter').mpns]).toEqual([['LS-31'], [], ['LS7366R']]);
   });
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
@@ -739,17 +743,22 @@ describe('satisfies', () => {
     expect(absMax.map((c) => [c.kind, c.lo, c.hi])).toEqual([['equals', -0.5, 7]]);
     expect(all([spec('Voltage - supply', '4.5V~5.5V')], absMax)).toBe(true);
     expect(all([spec('Voltage - supply', '10V~30V')], absMax)).toBe(false);
-    // A dual supply still has to be covered.
+    // A dual supply still has to be covered, as does a symmetric one near zero, and an input range.
     const dual = specsOf('op amp -5V to 5V');
     expect(dual.map((c) => c.kind)).toEqual(['at_most', 'at_least']);
     expect(all([spec('Supply Voltage', '2.5V~5V')], dual)).toBe(false);
+    expect(specsOf('op amp -1V to 1V').map((c) => c.kind)).toEqual(['at_most', 'at_least']);
+    expect(specsOf('ldo input -0.3V to 6V').map((c) => c.kind)).toEqual(['at_most', 'at_least']);
   });
 
   it('binds a comparison word after a comma to the value after it, not to the number before the comma', () => {
     const c = one(specsOf('optocoupler VCM 10, max 7V VCC'));
     expect([c.kind, c.value, c.stated]).toEqual(['at_most', 7, true]);
-    // without the comma the word still closes the value before it ("7V max")
+    // without the comma the word still closes the value before it ("7V max"), and so it does after the
+    // comma when no value follows it
     expect(one(specsOf('optocoupler 7V max VCC')).kind).toBe('at_most');
+    expect([one(specsOf('resistor 1W, max')).kind, one(specsOf('capacitor 25V, or more')).kind]).toEqual(['at_most', 'at_least']);
+    expect(understandQuery('capacitor 25V, or more').unread).toEqual([]);
   });
 
   it('requires a typed supply or temperature range to be covered', () => {
