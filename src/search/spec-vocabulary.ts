@@ -288,16 +288,21 @@ const PACKAGE_SYNONYMS: readonly (readonly string[])[] = [
   ['DPAK', 'TO-252', 'TO-252-2', 'TO-252-3'], ['D2PAK', 'TO-263', 'TO-263-2', 'TO-263-3'], ['D3PAK', 'TO-268'],
   ['SOT-323', 'SC-70'], ['SOT-363', 'SC-88', 'SC-70-6'], ['SOT-353', 'SC-88A', 'SC-70-5'],
   ['SOT-23-5', 'SOT-25', 'SC-74A'], ['SOT-23-6', 'SOT-26', 'SC-74'], ['SOT-89', 'SC-62'],
+  // onsemi names the thin 5- and 6-lead SOT-23 "TSOP-5" / "TSOP-6".
+  ['TSOT-23-5', 'TSOP-5'], ['TSOT-23-6', 'TSOP-6'],
   ['SOD-323', 'SC-76'], ['SOD-523', 'SC-79'],
 ];
 const PACKAGE_FORMS: ReadonlyMap<string, readonly string[]> = new Map(PACKAGE_SYNONYMS.flatMap((group) => group.map((name) => [name, group] as const)));
 
 /**
  * Families of names that differ only in spelling, for any pin count: SOIC-n = SOP-n = SO-n, DIP-n =
- * PDIP-n, SOT-23-n = SOT-2n and TSOT-23-n = TSOT-2n (n = 3, 5, 6, 8), Multiwatt-n = TO-220-n (n = 11, 15).
+ * PDIP-n, SOT-23-n = SOT-2n and TSOT-23-n = TSOT-2n (n = 3, 5, 6, 8), Multiwatt-n = TO-220-n (n = 11, 15),
+ * and the wide-body SOIC: SOIC-nW = SOIC-n-300mil (and the SOP / SO spellings).
  */
 const PIN_COUNT_FORMS: readonly { re: RegExp; forms(n: string): string[] }[] = [
   { re: /^(?:SOIC|SOP|SO)-(\d+)$/, forms: (n) => [`SOIC-${n}`, `SOP-${n}`, `SO-${n}`] },
+  // The wide body: "W" or its width, 300 mil.
+  { re: /^(?:SOIC|SOP|SO)-(\d+)(?:W|-300MIL)$/, forms: (n) => [`SOIC-${n}W`, `SOP-${n}W`, `SO-${n}W`, `SOIC-${n}-300MIL`, `SOP-${n}-300MIL`, `SO-${n}-300MIL`] },
   { re: /^P?DIP-(\d+)$/, forms: (n) => [`DIP-${n}`, `PDIP-${n}`] },
   { re: /^SOT-(?:23-|2)([3568])$/, forms: (n) => [`SOT-23-${n}`, `SOT-2${n}`] },
   { re: /^TSOT-(?:23-|2)([3568])$/, forms: (n) => [`TSOT-23-${n}`, `TSOT-2${n}`] },
@@ -314,8 +319,11 @@ export function packageForms(code: string): readonly string[] {
   // The ranking asks once per candidate part for the same few codes: derive each code's names once.
   let known = formsOf.get(upper);
   if (known === undefined) {
-    const forms = new Set(PACKAGE_FORMS.get(upper) ?? [upper]);
-    for (const f of [...forms]) {
+    // The names of a name's names, until none is new ("TSOT-25" -> "TSOT-23-5" -> "TSOP-5"); a Set
+    // iterates over what is added while it runs.
+    const forms = new Set([upper]);
+    for (const f of forms) {
+      for (const x of PACKAGE_FORMS.get(f) ?? []) forms.add(x);
       for (const { re, forms: of } of PIN_COUNT_FORMS) {
         const m = re.exec(f);
         if (m) for (const x of of(m[1]!)) forms.add(x);

@@ -714,6 +714,9 @@ describe('satisfies', () => {
     // A body width after another name is the same package; another number there is another pin count.
     expect([score('optocoupler SOP16', 'SOIC-16-175mil'), score('op amp SOP-8', 'SOIC-8-150mil'), score('op amp SOIC-8', 'SOP-8-208mil')]).toEqual([1, 1, 1]);
     expect([score('regulator SOT-25', 'SOT-23-5-1'), score('op amp SOP-8', 'SOIC-8-1'), score('op amp SOP-8', 'SOIC-8-150milx')]).toEqual([0, 0, 0]);
+    // Wide-body SOIC = its 300 mil width; TSOP-5 / TSOP-6 = TSOT-23-5 / -6.
+    expect([score('isolator SOIC-16W', 'SOIC-16-300mil'), score('isolator SOIC-16W', 'SOIC-16'), score('isolator SOIC-16', 'SOP-16-300mil')]).toEqual([1, 0, 1]);
+    expect([score('ldo TSOT-23-5', 'TSOP-5'), score('ldo TSOT-25', 'TSOP-5'), score('switch TSOT-23-6', 'TSOP-6'), score('ldo TSOT-23-5', 'TSOP-6')]).toEqual([1, 1, 1, 0]);
     // The query's own code is found in the text only when no digit follows it.
     expect([score('photodiode TO-5', 'TO-56'), score('ldo SOT-23', 'SOT-23(TO-236)'), score('ldo SOT-23', 'SOT-23-5'), score('expander QFN-24', 'VQFN-24')]).toEqual([0, 1, 1, 1]);
     // LS is a package family only as LS-31: "LS7366R" stays a part number.
