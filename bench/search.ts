@@ -143,7 +143,8 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench', 'results', `search-${info.kind}-${info.parts}.json`), `${JSON.stringify(result, null, 2)}\n`);
+// One file per engine, catalogue size and search mode: a lexical-only run does not replace a hybrid one.
+fs.writeFileSync(path.join(root, 'bench', 'results', `search-${info.kind}-${info.parts}-${result.search_mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
 server.close();
 bareServer.close();
 await closeServices(s);
