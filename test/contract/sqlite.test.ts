@@ -1,6 +1,39 @@
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { tempDir } from '../support/fixtures.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
 import { engineContract } from './engine.contract.ts';
 
 engineContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'partsearch.db') }));
+
+describe('sqlite engine: changes made by another process', () => {
+  it('sees a catalogue snapshot saved through another connection (a list edit while the API runs)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'partsearch.db');
+    const api = createSqliteEngine({ file });
+    await runIngest({
+      engine: api,
+      embedder: null,
+      parts: [SMALL.parts],
+      manufacturersFile: SMALL.manufacturers,
+      categoriesFile: SMALL.categories,
+      listsFile: SMALL.lists,
+      reportFile: path.join(dir, 'report.jsonl'),
+    });
+    const before = (await api.meta())!;
+    expect(before.lists[0]!.member_count).toBe(2);
+    // Another process (`partsearch lists add`) rewrites the snapshot of the live version.
+    const cli = createSqliteEngine({ file });
+    const edited = { ...before, lists: before.lists.map((l, i) => (i === 0 ? { ...l, member_count: 3, updated_at: '2030-01-01T00:00:00.000Z' } : l)) };
+    await cli.saveMeta(edited);
+    await cli.close();
+    await new Promise((r) => setImmediate(r)); // the API notices other connections' commits once per event-loop turn
+    const after = (await api.meta())!;
+    expect(after.lists[0]).toMatchObject({ member_count: 3, updated_at: '2030-01-01T00:00:00.000Z' });
+    // Unchanged text is not parsed again: the same object comes back.
+    await new Promise((r) => setImmediate(r));
+    expect(await api.meta()).toBe(after);
+    await api.close();
+  });
+});

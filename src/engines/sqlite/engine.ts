@@ -58,7 +58,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let dataVersion = -1;
   let live: string | null = null;
   let previous: string | null = null;
+  /** The live version's catalogue snapshot as parsed, and its text (re-read after another process's commit: a list edit). */
   let metaCache: CatalogMeta | null = null;
+  let metaText: string | null = null;
+  let metaStale = false;
   let hasVectors = false;
   let hasStatusIndex = false;
   const stmts = new Map<string, Database.Statement>();
@@ -79,12 +82,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const dv = readDataVersion.get() as number;
     if (dv === dataVersion) return;
     dataVersion = dv;
+    metaStale = true;
     const l = getPointer.get('live')?.value ?? null;
     previous = getPointer.get('previous')?.value ?? null;
     if (l !== live) {
       live = l;
       stmts.clear();
       metaCache = null;
+      metaText = null;
       hasVectors = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`vec_${live}`) !== undefined;
       // Versions loaded before the (status, stock) index existed keep the set-driven plans (broadSets).
       hasStatusIndex = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`${versionTables(live).parts}_status_stock`) !== undefined;
@@ -228,9 +233,15 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   function meta(): CatalogMeta | null {
     refresh();
     if (!live) return null;
-    if (!metaCache) {
-      const row = db.prepare('SELECT meta FROM catalog_meta WHERE version = ?').get(live) as { meta: string } | undefined;
-      metaCache = row ? (JSON.parse(row.meta) as CatalogMeta) : null;
+    if (!metaCache || metaStale) {
+      // Parsed again only when its text changed: another process's commit is usually not to it (an ingest
+      // writing a new version), but may be (`partsearch lists add` while the API runs).
+      metaStale = false;
+      const text = (db.prepare('SELECT meta FROM catalog_meta WHERE version = ?').pluck().get(live) as string | undefined) ?? null;
+      if (text !== metaText || !metaCache) {
+        metaText = text;
+        metaCache = text === null ? null : (JSON.parse(text) as CatalogMeta);
+      }
     }
     return metaCache;
   }
