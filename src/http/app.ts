@@ -46,11 +46,14 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(router, routes, createGuard(s));
+  const guard = createGuard(s);
+  mountRoutes(router, routes, guard);
   app.use(requestId());
   app.use(errorHandler(s.log));
+  app.use(guard.unrouted);
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // 405 / 501 with their Allow header; the error handler renders them in the envelope.
+  app.use(router.allowedMethods());
   return Object.assign(app, { router });
 }

@@ -5,6 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { ApiError } from '../errors.ts';
 import type { Capability } from '../accounts/port.ts';
 import { compileValidator, type JsonSchema } from './validation.ts';
 
@@ -64,6 +65,13 @@ export function mountRoutes(
     const handle = async (ctx: Context) => {
       const query = vQuery ? vQuery({ ...ctx.query }) : ctx.query;
       const params = vParams ? vParams({ ...ctx.params }) : ctx.params;
+      // A body the JSON parser left alone (sent as text/plain, curl's form default...) would read as empty.
+      if (vBody && ctx.request.length && !ctx.is('json')) {
+        throw new ApiError(
+          'unsupported_media_type',
+          `Request body must be JSON: send Content-Type: application/json (got ${ctx.get('Content-Type') || 'none'}).`,
+        );
+      }
       const rawBody = (ctx.request as unknown as { body?: unknown }).body;
       const body = vBody
         ? vBody(

@@ -79,6 +79,22 @@ function valueAt(data: unknown, loc: (string | number)[]): unknown {
   return cur;
 }
 
+/** Longest string, array and serialised value echoed back as a 422 entry's `input`. */
+export const INPUT_ECHO_CHARS = 1_000;
+const INPUT_ECHO_ITEMS = 100;
+
+/**
+ * The rejected value as echoed back: a long string cut to INPUT_ECHO_CHARS (ending in "…"), a long
+ * array to its first INPUT_ECHO_ITEMS, and any other value whose JSON is longer than INPUT_ECHO_CHARS
+ * left out, so that a 2 MB field does not come back as a 2 MB error.
+ */
+function clipInput(v: unknown): unknown {
+  if (typeof v === 'string') return v.length > INPUT_ECHO_CHARS ? `${v.slice(0, INPUT_ECHO_CHARS)}…` : v;
+  if (Array.isArray(v) && v.length > INPUT_ECHO_ITEMS) v = v.slice(0, INPUT_ECHO_ITEMS);
+  if (v !== null && typeof v === 'object' && JSON.stringify(v).length > INPUT_ECHO_CHARS) return undefined;
+  return v;
+}
+
 /** ajv errors -> the spec's 422 detail entries. */
 export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data: unknown): ValidationDetail[] {
   const seen = new Set<string>();
@@ -90,7 +106,7 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
     if (e.keyword === 'additionalProperties') loc.push(e.params.additionalProperty as string);
     const entry: ValidationDetail = { loc: [part, ...loc], msg: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid input'))(e), type: typeOf(e) };
     // A missing field has no input of its own.
-    const input = e.keyword === 'required' ? undefined : valueAt(data, loc);
+    const input = e.keyword === 'required' ? undefined : clipInput(valueAt(data, loc));
     if (input !== undefined) entry.input = input;
     if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'].includes(e.keyword)) {
       entry.ctx = { limit: e.params.limit };

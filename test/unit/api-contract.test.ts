@@ -208,6 +208,7 @@ describe('throttle', () => {
       const res = await capped.get('/v1/usage', secret);
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('0'); // "0 on a 429", though the minute's window has room
       expect((await body(res)).error).toEqual({ type: 'rate_limit_exceeded', message: 'Monthly API request limit reached.', request_id: '<request id>' });
     } finally {
       await capped.close();
@@ -227,11 +228,61 @@ describe('error forms', () => {
     });
   });
 
-  it('answers a method a route does not have with 405 in the envelope', async () => {
+  it('answers a method a route does not have with 405 in the envelope, with Allow and the rate-limit headers', async () => {
     const { secret } = await api.key();
     const res = await api.post('/v1/usage', {}, secret);
     expect(res.status).toBe(405);
-    expect((await body(res)).error.type).toBe('method_not_allowed');
+    expect(res.headers.get('allow')).toContain('GET');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    expect((await body(res)).error).toEqual({
+      type: 'method_not_allowed',
+      message: 'POST is not allowed here; allowed: HEAD, GET.',
+      request_id: '<request id>',
+    });
+  });
+
+  it('throttles /v1 requests no route takes, with the headers, and refuses them once the window is full', async () => {
+    const { secret } = await api.key({ rateLimit: 2 });
+    const statuses: number[] = [];
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api.get('/v1/no-such-route', secret);
+      statuses.push(res.status);
+      remaining.push(res.headers.get('x-ratelimit-remaining'));
+    }
+    expect(statuses).toEqual([404, 404, 429]);
+    expect(remaining).toEqual(['1', '0', '0']);
+    // Outside /v1 nothing is throttled.
+    const other = await api.get('/no-such-route', secret);
+    expect([other.status, other.headers.get('x-ratelimit-limit')]).toEqual([404, null]);
+  });
+
+  it('answers a body that is not JSON with 415, and JSON that is not an object with 422', async () => {
+    const { secret } = await api.key();
+    const send = (body: string, type: string) =>
+      fetch(`${api.url}/v1/categories/match`, { method: 'POST', body, headers: { Authorization: `Bearer ${secret}`, 'Content-Type': type } });
+    const text = await send('{"query":"capacitor"}', 'text/plain');
+    expect(text.status).toBe(415);
+    expect(text.headers.get('x-ratelimit-limit')).toBe('60');
+    expect((await body(text)).error).toEqual({
+      type: 'unsupported_media_type',
+      message: 'Request body must be JSON: send Content-Type: application/json (got text/plain).',
+      request_id: '<request id>',
+    });
+    const nul = await send('null', 'application/json');
+    expect(nul.status).toBe(422);
+    expect(await nul.json()).toEqual({
+      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }],
+    });
+  });
+
+  it('echoes at most 1,000 characters of a rejected value', async () => {
+    const { secret } = await api.key();
+    const res = await api.post('/v1/categories/match', { query: 'x'.repeat(5_000) }, secret);
+    expect(res.status).toBe(422);
+    const [d] = ((await res.json()) as { detail: { input: string; type: string }[] }).detail;
+    expect(d!.type).toBe('string_too_long');
+    expect(d!.input).toBe(`${'x'.repeat(1_000)}…`);
   });
 });
 

@@ -10,6 +10,10 @@ import type { Logger } from '../../log.ts';
 function fromHttpError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
   const status = e.status ?? e.statusCode;
   if (!status || status >= 500) return null;
+  if (status === 400 && /only supports object and array/i.test(e.message ?? '')) {
+    // Valid JSON that is not an object ("null", "3"): the body of every route is an object.
+    return validationError([{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }]);
+  }
   if (status === 400 && /json|parse/i.test(`${e.type ?? ''} ${e.message ?? ''}`)) {
     return validationError([{ loc: ['body'], msg: 'Request body is not valid JSON.', type: 'json_invalid' }]);
   }
@@ -24,7 +28,12 @@ export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+      if (ctx.body === undefined) {
+        if (ctx.status === 404) throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+        // The router's answer to a method the path does not have; its Allow header stays.
+        if (ctx.status === 405) throw new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`);
+        if (ctx.status === 501) throw new ApiError('method_not_allowed', `${ctx.method} is not implemented; allowed: ${ctx.response.get('Allow') || 'none'}.`);
+      }
     } catch (err) {
       const e = err instanceof ApiError ? err : fromHttpError(err as never);
       const requestId = String(ctx.state.requestId ?? '');

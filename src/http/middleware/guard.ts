@@ -13,7 +13,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate } from '../../accounts/gate.ts';
-import type { Account, ApiKeyInfo, UsageClass } from '../../accounts/port.ts';
+import type { Account, ApiKeyInfo, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
@@ -59,7 +59,38 @@ export function createGuard(s: AppServices) {
     lastCredential.set(connection, c);
     return c;
   }
-  return (route: RouteSpec) => {
+  /**
+   * A /v1 request that reaches no route (404, 405) or fails before its route runs (a body too large
+   * or not JSON) is throttled like any other, so every /v1 response carries the rate-limit headers and
+   * probing unknown paths uses up the window too; a full window turns it into the 429. It is not
+   * counted against the monthly cap, and the key is not judged beyond finding its limit.
+   */
+  const unrouted = async (ctx: Context, next: Next) => {
+    if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    const admitIfUnguarded = async () => {
+      if (ctx.response.get('X-RateLimit-Limit')) return; // the route's guard ran
+      const header = ctx.get('Authorization');
+      const cred = header ? credentialOf(ctx.req.socket, header) : null;
+      const { throttle: t } = await gate.admit({
+        bucket: cred?.bucket ?? `addr:${ctx.ip}`,
+        secret: cred?.secret ?? null,
+        keyHash: cred?.keyHash ?? null,
+        defaultLimit: billing.defaultRateLimitPerMinute,
+        windowMs: WINDOW_MS,
+        period: currentPeriod().key,
+        countsFor: () => false,
+      });
+      rateLimited(ctx, t);
+    };
+    try {
+      await next();
+    } catch (e) {
+      await admitIfUnguarded();
+      throw e;
+    }
+    if (ctx.body === undefined && ctx.status >= 400) await admitIfUnguarded();
+  };
+  const forRoute = (route: RouteSpec) => {
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
     const access = route.access;
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
@@ -81,12 +112,7 @@ export function createGuard(s: AppServices) {
         period: period.key,
         countsFor: allowedFor,
       });
-      ctx.set('X-RateLimit-Limit', String(t.limit));
-      ctx.set('X-RateLimit-Remaining', String(t.remaining));
-      ctx.set('X-RateLimit-Reset', String(t.reset));
-      if (!t.allowed) {
-        throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
-      }
+      rateLimited(ctx, t);
       if (!header)
         throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
       if (!auth)
@@ -100,6 +126,7 @@ export function createGuard(s: AppServices) {
         );
       }
       if (requests !== null && requests > billing.monthlyRequestCap) {
+        ctx.set('X-RateLimit-Remaining', '0'); // "0 on a 429" (SPEC.md, Limits), whichever limit refused it
         throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
       }
       if (route.paid) {
@@ -111,6 +138,17 @@ export function createGuard(s: AppServices) {
       return next();
     };
   };
+  return Object.assign(forRoute, { unrouted });
+}
+
+/** Sets the rate-limit headers of a throttle decision; a refused one becomes the 429 with Retry-After. */
+function rateLimited(ctx: Context, t: ThrottleDecision): void {
+  ctx.set('X-RateLimit-Limit', String(t.limit));
+  ctx.set('X-RateLimit-Remaining', String(t.remaining));
+  ctx.set('X-RateLimit-Reset', String(t.reset));
+  if (!t.allowed) {
+    throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
+  }
 }
 
 /** Debits work that succeeded; refuses (402) when the balance or the monthly quota cannot cover it. */
