@@ -12,6 +12,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   402: 'No credit left (insufficient_credit) or monthly usage quota exhausted (usage_limit_exceeded).',
   403: "The key lacks the route's capability (insufficient_scope), or a paid operation without a subscription (subscription_required).",
   404: 'Unknown resource (not_found).',
+  413: 'Request body over 2 MB (payload_too_large).',
+  415: 'Request body sent without Content-Type: application/json (unsupported_media_type).',
   422: 'Validation error: `detail` names each bad field by `loc`.',
   429: 'Per-minute throttle or monthly request cap (rate_limit_exceeded); see Retry-After.',
   500: 'Server error (internal_error); retry.',
@@ -30,7 +32,10 @@ function errorStatuses(r: RouteSpec): number[] {
   if (r.access !== 'public' && r.access !== 'authenticated') base.push(403);
   if (r.paid) base.push(402, 403);
   if (r.query || r.params || r.body) base.push(422);
-  return [...new Set([...base, ...(r.errors ?? [])])].sort();
+  if (r.body) base.push(413, 415);
+  // Routes that read the catalogue answer 503 when the engine does not (or nothing is loaded yet).
+  if (r.access !== 'public' && r.access !== 'authenticated') base.push(503);
+  return [...new Set([...base, ...(r.errors ?? [])])].sort((a, b) => a - b);
 }
 
 function parameters(r: RouteSpec): unknown[] {
