@@ -250,6 +250,21 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     let inNamed = 0;
     for (const h of head(lex)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
+    // The words that named the categories may be in few of their parts' texts, or none ("op amp" names
+    // "Operational Amplifiers", whose parts say "operational amplifier"): then the categories' parts
+    // come by the filter alone as well (best stocked first), after the ones BM25 found there.
+    if (inNamed < CATEGORY_FILL && cat.length < CATEGORY_FILL) {
+      const have = new Set(cat.map((h) => h.id));
+      const browse = await engine.textSearch({
+        text: null,
+        filters: { ...req.filters, categories: within },
+        limit: POOL_MIN,
+        offset: 0,
+        exactTotal: false,
+        records: true,
+      });
+      cat = [...cat, ...browse.hits.filter((h) => !have.has(h.id))];
+    }
   }
 
   // Parts holding the parsed spec values (within the named categories, if any), whatever their text

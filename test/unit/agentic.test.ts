@@ -36,6 +36,13 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     if (first) expect(body.results[0].mpn).toBe(top);
   });
 
+  it('finds the parts of a category the query names even when none of their texts holds its words', async () => {
+    // "op amp" names Operational Amplifiers; no part says "op" or "amp". Best stocked first.
+    const { body } = await search('op amp');
+    expect(body.results.map((r: any) => r.mpn).sort()).toEqual(['LM358D', 'LM358DR', 'LM358DR2G']); // LM2904DT is nrnd
+    expect(body.results.every((r: any) => r.categories[0].name === 'Operational Amplifiers')).toBe(true);
+  });
+
   it('counts available_specs over the whole result set, not the page', async () => {
     const one = (await search('resistor', '&limit=1')).body;
     expect(one.hits).toBe(1);
