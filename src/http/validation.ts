@@ -123,11 +123,34 @@ export interface Validator {
   (data: unknown): unknown;
 }
 
+/** Query-string spellings of a boolean beyond "true" / "false" (as Pydantic reads them), lower case. */
+const BOOLEAN_WORDS: ReadonlyMap<string, string> = new Map([
+  ['1', 'true'],
+  ['yes', 'true'],
+  ['on', 'true'],
+  ['y', 'true'],
+  ['t', 'true'],
+  ['true', 'true'],
+  ['0', 'false'],
+  ['no', 'false'],
+  ['off', 'false'],
+  ['n', 'false'],
+  ['f', 'false'],
+  ['false', 'false'],
+]);
+
 /** A validating function for one request part: returns the (coerced, defaulted) data or throws 422. */
 export function compileValidator(part: RequestPart, schema: JsonSchema): Validator {
   const ajv = part === 'body' ? bodyAjv : queryAjv;
   const fn: ValidateFunction = ajv.compile(schema);
+  // Boolean query parameters also take 1/0, yes/no, on/off in any case (ajv coerces only "true"/"false").
+  const props = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const booleans = part === 'query' ? Object.keys(props).filter((k) => props[k]!.type === 'boolean') : [];
   return (data: unknown) => {
+    for (const k of booleans) {
+      const q = data as Record<string, unknown>;
+      if (typeof q[k] === 'string') q[k] = BOOLEAN_WORDS.get((q[k] as string).toLowerCase()) ?? q[k];
+    }
     if (!fn(data)) throw validationError(toDetail(part, fn.errors ?? [], data));
     return data;
   };

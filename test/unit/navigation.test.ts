@@ -47,6 +47,11 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
       expect(body.error).toMatchObject({ type: 'not_found', message: 'Category "nope" was not found.' });
     });
 
+    it('reads all=1, yes, ON as true and 0, no, off as false', async () => {
+      for (const v of ['1', 'yes', 'ON', 'True']) expect((await get(`/v1/categories?all=${v}`)).body.categories).toHaveLength(12);
+      for (const v of ['0', 'no', 'off', 'FALSE']) expect((await get(`/v1/categories?all=${v}`)).body.categories).toHaveLength(5); // the roots
+    });
+
     it('rejects a non-boolean all with 422', async () => {
       const { status, body } = await get('/v1/categories?all=maybe');
       expect(status).toBe(422);
