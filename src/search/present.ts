@@ -35,7 +35,8 @@ export function presentPart(r: PartRecord): PartSearchResult {
     slug: r.slug,
     description: r.description,
     long_description: r.long_description,
-    part_status: r.status,
+    // SPEC.md: "Null if unknown". The filter value `unknown` still selects these parts.
+    part_status: r.status === 'unknown' ? null : r.status,
     canonical_id: null,
     manufacturer: { id: r.manufacturer.id, name: r.manufacturer.name, slug: r.manufacturer.slug },
     series: r.series ? { name: r.series } : null,

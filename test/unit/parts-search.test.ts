@@ -1,5 +1,6 @@
 /** MPN search, parametric search and facets over the real HTTP server and the small fixture catalogue. */
 import { describe, expect, it } from 'vitest';
+import { presentPart } from '../../src/search/present.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 describe.each(API_ENGINES)('part search on %s', (engineKind) => {
@@ -24,6 +25,12 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
     it('is case- and punctuation-insensitive and finds alternate MPNs', async () => {
       expect((await mpnSearch('lm-358 dr')).body.results[0].mpn).toBe('LM358DR');
       expect((await mpnSearch('LM358DRG4')).body.results[0].mpn).toBe('LM358DR');
+    });
+
+    it('shows an unknown lifecycle status as null (SPEC.md: "Null if unknown")', async () => {
+      const id = (await mpnSearch('LM358D')).body.results[0].id;
+      const [p] = await t.api.services.engine.getParts([id]);
+      expect([presentPart({ ...p!, status: 'unknown' }).part_status, presentPart({ ...p!, status: 'nrnd' }).part_status]).toEqual([null, 'nrnd']);
     });
 
     it('returns fully enriched results: every PartSearchResult field present', async () => {
