@@ -133,6 +133,13 @@ describe.each(API_ENGINES)('catalogue navigation on %s', (engineKind) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).results).toEqual([]);
     });
+    it('answers an empty query with 422, as the other endpoints that need a query do', async () => {
+      for (const route of ['/v1/categories/match', '/v1/manufacturers/match']) {
+        const res = await t.api.post(route, { query: '' }, t.secret);
+        expect(res.status).toBe(422);
+        expect(((await res.json()) as any).detail[0]).toMatchObject({ loc: ['body', 'query'], type: 'string_too_short' });
+      }
+    });
   });
 
   describe('approved lists', () => {

@@ -69,7 +69,7 @@ export const matchRequestSchema: JsonSchema = {
   required: ['query'],
   additionalProperties: false,
   properties: {
-    query: { type: 'string', maxLength: 500 },
+    query: { type: 'string', minLength: 1, maxLength: 500 },
     limit: { type: 'integer', minimum: 1, maximum: 15, default: 5 },
   },
 };
