@@ -99,6 +99,10 @@ function clipInput(v: unknown): unknown {
 export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data: unknown): ValidationDetail[] {
   const seen = new Set<string>();
   const out: ValidationDetail[] = [];
+  /** Per entry of `out`: only a type mismatch. */
+  const typeOnly: boolean[] = [];
+  /** Locations with an entry that is more than a type mismatch. */
+  const explained = new Set<string>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     const loc = pointerToLoc(e.instancePath);
@@ -115,8 +119,12 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(entry);
+    typeOnly.push(e.keyword === 'type');
+    if (e.keyword !== 'type') explained.add(entry.loc.join('.'));
   }
-  return out;
+  // A value rejected by every branch of a union ("lst_..." or an array of them) fails each on its own
+  // terms: the branch of its own type says what is wrong, the others only that the type differs.
+  return out.filter((d, i) => !typeOnly[i] || !explained.has(d.loc.join('.')));
 }
 
 export interface Validator {

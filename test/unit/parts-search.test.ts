@@ -131,6 +131,15 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(body.detail[0]).toMatchObject({ loc: ['body', 'filters', 'list_filter'], type: 'unknown_list' });
     });
 
+    it('says once what is wrong with a malformed list id (not also that it is no array)', async () => {
+      const one = await post('/v1/parts/search', { filters: { list_filter: 'bogus' } });
+      expect(one.status).toBe(422);
+      expect(one.body.detail).toHaveLength(1);
+      expect(one.body.detail[0]).toMatchObject({ loc: ['body', 'filters', 'list_filter'], type: 'string_pattern_mismatch', input: 'bogus' });
+      const wrongType = await post('/v1/parts/search', { filters: { list_filter: 5 } });
+      expect(wrongType.body.detail.map((d: any) => d.type)).toEqual(['string_type', 'array_type']);
+    });
+
     it('pages without overlap or gaps', async () => {
       const all = (await post('/v1/parts/search', { query: '0603', limit: 10 })).body.results.map((r: any) => r.id);
       const p1 = (await post('/v1/parts/search', { query: '0603', limit: 2 })).body.results.map((r: any) => r.id);
