@@ -52,6 +52,14 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   handler(ctx: Context, input: RouteInput<Q, P, B>): Promise<unknown> | unknown;
 }
 
+/** Media types the body parser reads as JSON (koa-body's defaults: `+json` types and CSP reports too). */
+const JSON_TYPES = ['json', '+json', 'application/csp-report'];
+
+/** Whether the request carries a body: a non-zero Content-Length, or a chunked one. */
+function hasBody(ctx: Context): boolean {
+  return ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || 0) > 0;
+}
+
 /** Mounts declared routes; `guard` runs before validation (throttle, authentication, access). */
 export function mountRoutes(
   router: Router,
@@ -66,7 +74,7 @@ export function mountRoutes(
       const query = vQuery ? vQuery({ ...ctx.query }) : ctx.query;
       const params = vParams ? vParams({ ...ctx.params }) : ctx.params;
       // A body the JSON parser left alone (sent as text/plain, curl's form default...) would read as empty.
-      if (vBody && ctx.request.length && !ctx.is('json')) {
+      if (vBody && hasBody(ctx) && !ctx.is(JSON_TYPES)) {
         throw new ApiError(
           'unsupported_media_type',
           `Request body must be JSON: send Content-Type: application/json (got ${ctx.get('Content-Type') || 'none'}).`,

@@ -101,8 +101,6 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
   const out: ValidationDetail[] = [];
   /** Per entry of `out`: only a type mismatch. */
   const typeOnly: boolean[] = [];
-  /** Locations with an entry that is more than a type mismatch. */
-  const explained = new Set<string>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     const loc = pointerToLoc(e.instancePath);
@@ -120,11 +118,12 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
     seen.add(key);
     out.push(entry);
     typeOnly.push(e.keyword === 'type');
-    if (e.keyword !== 'type') explained.add(entry.loc.join('.'));
   }
   // A value rejected by every branch of a union ("lst_..." or an array of them) fails each on its own
-  // terms: the branch of its own type says what is wrong, the others only that the type differs.
-  return out.filter((d, i) => !typeOnly[i] || !explained.has(d.loc.join('.')));
+  // terms: the branch of its own type says what is wrong (at the value or inside it), the others only
+  // that the type differs. Such a type mismatch is left out when another error is at or under its loc.
+  const within = (inner: ValidationDetail['loc'], outer: ValidationDetail['loc']) => inner.length >= outer.length && outer.every((x, i) => x === inner[i]);
+  return out.filter((d, i) => !typeOnly[i] || !out.some((o, j) => !typeOnly[j] && within(o.loc, d.loc)));
 }
 
 export interface Validator {

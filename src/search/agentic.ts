@@ -84,6 +84,12 @@ export const WIDEN_BELOW = 5;
 /** Candidates meeting every quantity constraint below which the spec-filtered candidates are read (spec-retrieval.ts). */
 export const SPEC_FILL = 20;
 const POOL_MAX = 500;
+/**
+ * Weight of the named categories' parts read by the filter alone (`browse`) in reciprocal rank fusion:
+ * it orders them among themselves (best stocked first) but cannot reorder what BM25 or kNN found
+ * (0.001 / 61 is below the gap between adjacent ranks of a list up to rank 240).
+ */
+const BROWSE_WEIGHT = 0.001;
 
 /** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
 export function constraintCount(u: QueryUnderstanding): number {
@@ -245,25 +251,26 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // same whatever the pool: the decision depends on the query, never on the page asked for.
   const head = <T extends ScoredId>(l: readonly T[]): T[] => l.slice(0, POOL_MIN);
   let cat: TextHit[] = [];
+  let browse: TextHit[] = [];
   const namedSlugs = namedSet(named);
   if (within.length) {
+    const isNamed = (h: { category?: string | null }) => h.category != null && within.some((w) => underCategory(h.category!, w));
     let inNamed = 0;
-    for (const h of head(lex)) if (h.category != null && within.some((w) => underCategory(h.category!, w))) inNamed++;
+    for (const h of head(lex)) if (isNamed(h)) inNamed++;
     if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
     // The words that named the categories may be in few of their parts' texts, or none ("op amp" names
-    // "Operational Amplifiers", whose parts say "operational amplifier"): then the categories' parts
-    // come by the filter alone as well (best stocked first), after the ones BM25 found there.
+    // "Operational Amplifiers", whose parts say "operational amplifier"): when BM25 (both lists) and
+    // kNN together found fewer than CATEGORY_FILL of their parts, the categories' parts come by the
+    // filter alone as well, best stocked first (`browse`: a candidate list of its own, which only orders
+    // its parts among themselves in the fusion).
     if (inNamed < CATEGORY_FILL && cat.length < CATEGORY_FILL) {
-      const have = new Set(cat.map((h) => h.id));
-      const browse = await engine.textSearch({
-        text: null,
-        filters: { ...req.filters, categories: within },
-        limit: POOL_MIN,
-        offset: 0,
-        exactTotal: false,
-        records: true,
-      });
-      cat = [...cat, ...browse.hits.filter((h) => !have.has(h.id))];
+      const found = new Set([...head(lex).filter(isNamed), ...cat].map((h) => h.id));
+      for (const h of head(vecHead)) if (isNamed({ category: h.record?.category?.slug })) found.add(h.id);
+      if (found.size < CATEGORY_FILL) {
+        browse = (
+          await engine.textSearch({ text: null, filters: { ...req.filters, categories: within }, limit: POOL_MIN, offset: 0, exactTotal: false, records: true })
+        ).hits;
+      }
     }
   }
 
@@ -278,11 +285,11 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     for (const h of hits) if ('record' in h && !carriers.has(h.id)) carriers.set(h.id, h);
   };
   const recordOf = (id: number): PartRecord | undefined => carriers.get(id)?.record;
-  for (const hits of [lex, vec, vecHead, cat]) keep(hits);
+  for (const hits of [lex, vec, vecHead, cat, browse]) keep(hits);
   let specHits: TextHit[] = [];
   const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
   if (bySpec.length) {
-    const heads = new Set([...head(lex), ...head(vecHead), ...head(cat)].map((h) => h.id));
+    const heads = new Set([...head(lex), ...head(vecHead), ...head(cat), ...browse].map((h) => h.id));
     let meeting = 0;
     for (const id of heads) {
       const p = recordOf(id);
@@ -319,7 +326,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
       ? TRUSTED_KNN_WEIGHT
       : 1;
   const fuse = (l: readonly ScoredId[], v: readonly ScoredId[], c: readonly ScoredId[]) =>
-    fusion === 'normalized' ? normalizedFusion(mergeLists(l, c), v) : rrf([l, v, c], [1, knnWeight, 1]);
+    fusion === 'normalized' ? normalizedFusion(mergeLists(l, c), v) : rrf([l, v, c, browse], [1, knnWeight, 1, BROWSE_WEIGHT]);
   const byScore = (m: Map<number, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
   const mpnRank = new Map<number, number>();
   mpnHits.flat().forEach((c, i) => {
@@ -336,7 +343,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const fusedHead = fuse(head(lex), head(vecHead), head(cat));
   const first = byScore(fusedHead).slice(0, POOL_MIN);
   const inFirst = new Set(first);
-  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id), ...specHits.map((h) => h.id)]) {
+  for (const id of [...mpnRank.keys(), ...head(cat).map((h) => h.id), ...browse.map((h) => h.id), ...specHits.map((h) => h.id)]) {
     if (inFirst.has(id)) continue;
     inFirst.add(id);
     first.push(id);

@@ -252,9 +252,31 @@ describe('error forms', () => {
     }
     expect(statuses).toEqual([404, 404, 429]);
     expect(remaining).toEqual(['1', '0', '0']);
+    // In any case, as the router matches paths.
+    expect((await api.get('/V1/no-such-route', secret)).status).toBe(429);
     // Outside /v1 nothing is throttled.
     const other = await api.get('/no-such-route', secret);
     expect([other.status, other.headers.get('x-ratelimit-limit')]).toEqual([404, null]);
+  });
+
+  it('answers a method the API does not know with 501, and counts a request once when its admission fails', async () => {
+    const res = await fetch(`${api.url}/v1/usage`, { method: 'PROPFIND' });
+    expect(res.status).toBe(501);
+    expect((await body(res)).error).toEqual({
+      type: 'not_implemented',
+      message: 'The method PROPFIND is not supported by this API.',
+      request_id: '<request id>',
+    });
+    // An admission that fails after the throttle counted the request (a store error): one count, a 500.
+    const { secret } = await api.key({ rateLimit: 10 });
+    const accounts = api.services.accounts;
+    const countRequest = accounts.countRequest.bind(accounts);
+    accounts.countRequest = async () => {
+      accounts.countRequest = countRequest;
+      throw new Error('SQLITE_BUSY (simulated)');
+    };
+    expect((await api.get('/v1/usage', secret)).status).toBe(500);
+    expect((await api.get('/v1/usage', secret)).headers.get('x-ratelimit-remaining')).toBe('8');
   });
 
   it('answers a body that is not JSON with 415, and JSON that is not an object with 422', async () => {
@@ -269,6 +291,15 @@ describe('error forms', () => {
       message: 'Request body must be JSON: send Content-Type: application/json (got text/plain).',
       request_id: '<request id>',
     });
+    // Other JSON media types are read as JSON; a chunked text body is refused too.
+    expect((await send('{"query":"capacitor"}', 'application/vnd.api+json')).status).toBe(200);
+    const chunked = await fetch(`${api.url}/v1/categories/match`, {
+      method: 'POST',
+      body: new Blob(['{"query":"capacitor"}']).stream(),
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'text/plain' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(415);
     const nul = await send('null', 'application/json');
     expect(nul.status).toBe(422);
     expect(await nul.json()).toEqual({

@@ -138,6 +138,9 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(one.body.detail[0]).toMatchObject({ loc: ['body', 'filters', 'list_filter'], type: 'string_pattern_mismatch', input: 'bogus' });
       const wrongType = await post('/v1/parts/search', { filters: { list_filter: 5 } });
       expect(wrongType.body.detail.map((d: any) => d.type)).toEqual(['string_type', 'array_type']);
+      // The array branch's own error is inside the value: the string branch's type mismatch goes too.
+      const inArray = await post('/v1/parts/search', { filters: { list_filter: ['bogus'] } });
+      expect(inArray.body.detail.map((d: any) => [d.loc, d.type])).toEqual([[['body', 'filters', 'list_filter', 0], 'string_pattern_mismatch']]);
     });
 
     it('pages without overlap or gaps', async () => {

@@ -32,7 +32,7 @@ export function errorHandler(log: Logger): Middleware {
         if (ctx.status === 404) throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
         // The router's answer to a method the path does not have; its Allow header stays.
         if (ctx.status === 405) throw new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`);
-        if (ctx.status === 501) throw new ApiError('method_not_allowed', `${ctx.method} is not implemented; allowed: ${ctx.response.get('Allow') || 'none'}.`);
+        if (ctx.status === 501) throw new ApiError('not_implemented', `The method ${ctx.method} is not supported by this API.`);
       }
     } catch (err) {
       const e = err instanceof ApiError ? err : fromHttpError(err as never);

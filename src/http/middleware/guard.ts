@@ -66,9 +66,11 @@ export function createGuard(s: AppServices) {
    * counted against the monthly cap, and the key is not judged beyond finding its limit.
    */
   const unrouted = async (ctx: Context, next: Next) => {
-    if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    // The router matches paths in any case: so does this.
+    const p = ctx.path.toLowerCase();
+    if (p !== '/v1' && !p.startsWith('/v1/')) return next();
     const admitIfUnguarded = async () => {
-      if (ctx.response.get('X-RateLimit-Limit')) return; // the route's guard ran
+      if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
       const header = ctx.get('Authorization');
       const cred = header ? credentialOf(ctx.req.socket, header) : null;
       const { throttle: t } = await gate.admit({
@@ -88,7 +90,8 @@ export function createGuard(s: AppServices) {
       await admitIfUnguarded();
       throw e;
     }
-    if (ctx.body === undefined && ctx.status >= 400) await admitIfUnguarded();
+    // Unmatched (404), another method (405, 501), or the router's own answer to OPTIONS.
+    if (ctx.body === undefined && (ctx.status >= 400 || ctx.method === 'OPTIONS')) await admitIfUnguarded();
   };
   const forRoute = (route: RouteSpec) => {
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
@@ -98,6 +101,7 @@ export function createGuard(s: AppServices) {
       const header = ctx.get('Authorization');
       const cred = header ? credentialOf(ctx.req.socket, header) : null;
       const period = currentPeriod();
+      ctx.state.admitting = true; // counted here, not again by `unrouted` if what follows fails
       // The throttle counts the request whatever the key turns out to be (see the gate).
       const {
         throttle: t,

@@ -10,7 +10,7 @@ export const presentNode = (c: CategoryData) => ({ slug: c.slug, name: c.name, h
 
 async function treeOf(s: AppServices): Promise<CategoryTree> {
   const view = await s.catalog.get();
-  if (!view) throw new ApiError('engine_unavailable', 'No catalogue has been loaded yet; ingest one first.');
+  if (!view) throw new ApiError('engine_unavailable', 'No catalogue has been loaded yet; ingest one first.', { headers: { 'Retry-After': '30' } });
   return view.tree;
 }
 
