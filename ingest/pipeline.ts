@@ -105,12 +105,13 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   let writeChain: Promise<void> = Promise.resolve();
 
   // Spec vocabulary of the catalogue (validation of spec filters, units): name -> parts, unit counts.
-  const specNames = new Map<string, { parts: number; units: Map<string, number> }>();
+  const specNames = new Map<string, { parts: number; numeric: number; units: Map<string, number> }>();
   const noteSpecs = (r: PartRecord) => {
     for (const sp of r.specs) {
       let e = specNames.get(sp.name);
-      if (!e) specNames.set(sp.name, (e = { parts: 0, units: new Map() }));
+      if (!e) specNames.set(sp.name, (e = { parts: 0, numeric: 0, units: new Map() }));
       e.parts++;
+      if (sp.min !== null) e.numeric++;
       if (sp.unit && sp.min !== null) e.units.set(sp.unit, (e.units.get(sp.unit) ?? 0) + 1);
     }
   };
@@ -240,7 +241,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
       specs: [...specNames]
-        .map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null }))
+        .map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null, numeric: e.numeric > 0 }))
         .sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [
         ...listData,

@@ -41,4 +41,6 @@ export interface SpecNameInfo {
   name: string;
   parts: number;
   unit: string | null;
+  /** Whether any part holds a number under it (with or without a unit); absent in snapshots ingested before it was recorded. */
+  numeric?: boolean;
 }

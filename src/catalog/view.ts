@@ -19,6 +19,8 @@ export interface CatalogView {
   readonly lists: readonly ApprovedListData[];
   /** Spec name -> SI unit of its numeric values (null: text only); empty when the snapshot predates it. */
   readonly specUnits: ReadonlyMap<string, SiUnit | null>;
+  /** Spec names whose values are numbers without a unit ("Pitch" stored as "2.54"): ranges compare as stored. */
+  unitlessNumericSpecs(): ReadonlySet<string>;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
   /** The catalogue's spec names by specNameKey (agentic search's candidates by spec value). */
@@ -42,6 +44,7 @@ function buildView(meta: CatalogMeta): CatalogView {
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
   let sn: SpecNameIndex | null = null;
+  let un: ReadonlySet<string> | null = null;
   const specUnits = new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null]));
   return {
     meta,
@@ -52,6 +55,7 @@ function buildView(meta: CatalogMeta): CatalogView {
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
     specNameIndex: () => (sn ??= specNameIndex(specUnits.keys())),
+    unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.numeric === true).map((x) => x.name))),
   };
 }
 

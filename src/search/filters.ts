@@ -11,7 +11,7 @@
  *          numbers are compared in SI units after applying `unit` ("mA", "kΩ", "uF" or "A"):
  *          {"lte": 2, "unit": "A"} matches a part stored as 500 mA; min/max are gte/lte
  *   list_filter: one lst_ id or an array of them (union)
- *   price: {max, currency: "USD", min_quantity?}; in_stock: true
+ *   price: {max, currency: "USD", min_quantity? (refused: not supported yet)}; in_stock: true
  */
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
 import { parseQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
@@ -144,8 +144,23 @@ export function toEngineFilters(
       continue;
     }
     const stored = specUnits.get(name) ?? null;
+    const unitless = stored === null && (view?.unitlessNumericSpecs().has(name) ?? false);
     let scale = 1;
-    if (cond.unit !== undefined) {
+    if (cond.unit !== undefined && stored === null) {
+      // Values without a unit cannot be compared with a unit's (a "V" range on "Pitch" matched 2.54).
+      detail.push(
+        unitless
+          ? {
+              loc: [...at, 'unit'],
+              msg: `"${name}" is stored without a unit; give the range without "unit"`,
+              type: 'unit_mismatch',
+              input: cond.unit,
+              ctx: { expected: null },
+            }
+          : { loc: at, msg: `"${name}" has no numeric values; give a list of accepted values`, type: 'not_numeric', input: cond },
+      );
+      continue;
+    } else if (cond.unit !== undefined) {
       const u = unitScale(cond.unit);
       if (!u) {
         detail.push({ loc: [...at, 'unit'], msg: `Unknown unit "${cond.unit}"`, type: 'unknown_unit', input: cond.unit });
@@ -162,7 +177,7 @@ export function toEngineFilters(
         continue;
       }
       scale = u.scale;
-    } else if (stored === null) {
+    } else if (stored === null && !unitless) {
       detail.push({ loc: at, msg: `"${name}" has no numeric values; give a list of accepted values`, type: 'not_numeric', input: cond });
       continue;
     }
@@ -187,6 +202,16 @@ export function toEngineFilters(
   }
   if (specs.length) out.specs = specs;
   if (f.in_stock) out.inStock = true;
+  if (f.price?.min_quantity !== undefined) {
+    // The indexes hold each part's lowest unit price, not its price breaks: the price at an order
+    // quantity cannot be compared yet, and ignoring the field would answer a different question.
+    detail.push({
+      loc: [...loc, 'price', 'min_quantity'],
+      msg: 'Filtering by the price at an order quantity is not supported yet; price.max compares with the lowest unit price over all price breaks',
+      type: 'not_supported',
+      input: f.price.min_quantity,
+    });
+  }
   if (f.price) out.maxPriceUsd = f.price.max;
   if (detail.length) throw validationError(detail);
   return out;

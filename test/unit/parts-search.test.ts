@@ -125,6 +125,44 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       ]);
     });
 
+    it('filters a spec stored as bare numbers by a range without a unit, and refuses a unit there', async () => {
+      const ok = await post('/v1/parts/search', { filters: { specs: { 'Number of channels': { gte: 2, lte: 2 } } } });
+      expect(ok.status).toBe(200);
+      expect(ok.body.results.map((r: any) => r.mpn).sort()).toEqual(['LM358D', 'LM358DR', 'LM358DR2G']);
+      const withUnit = await post('/v1/parts/search', {
+        filters: { specs: { 'Number of channels': { gte: 2, unit: 'V' }, 'Temperature Coefficient': { gte: 1 } } },
+      });
+      expect(withUnit.status).toBe(422);
+      expect(withUnit.body.detail).toEqual([
+        {
+          loc: ['body', 'filters', 'specs', 'Number of channels', 'unit'],
+          msg: '"Number of channels" is stored without a unit; give the range without "unit"',
+          type: 'unit_mismatch',
+          input: 'V',
+          ctx: { expected: null },
+        },
+        {
+          loc: ['body', 'filters', 'specs', 'Temperature Coefficient'],
+          msg: '"Temperature Coefficient" has no numeric values; give a list of accepted values',
+          type: 'not_numeric',
+          input: { gte: 1 },
+        },
+      ]);
+    });
+
+    it('refuses price.min_quantity, which it cannot honour yet, instead of ignoring it', async () => {
+      const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 100 } } });
+      expect(status).toBe(422);
+      expect(body.detail).toEqual([
+        {
+          loc: ['body', 'filters', 'price', 'min_quantity'],
+          msg: 'Filtering by the price at an order quantity is not supported yet; price.max compares with the lowest unit price over all price breaks',
+          type: 'not_supported',
+          input: 100,
+        },
+      ]);
+    });
+
     it('refuses a list the caller cannot see', async () => {
       const { status, body } = await post('/v1/parts/search', { filters: { list_filter: 'lst_doesnotexist' } });
       expect(status).toBe(422);
