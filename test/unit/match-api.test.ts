@@ -53,6 +53,20 @@ describe('POST /v1/parts/match/batch', () => {
     expect((await api.services.accounts.getAccount(accountId))!.balance_micros).toBe(5_000_000 - 30_000);
   });
 
+  it('answers a blank line with an error of its own, uncharged, and the other lines as usual', async () => {
+    const { secret } = await api.key({ capabilities: ['parts:read'] });
+    const lines = [{ query: 'GRM188R71H104KA93D' }, { query: '' }, { query: '   ' }];
+    const res = await api.post('/v1/parts/match/batch', { lines }, secret);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.results.slice(1)).toEqual([
+      { index: 1, query: '', error: { type: 'validation_error', message: 'The line has no MPN to match.' } },
+      { index: 2, query: '   ', error: { type: 'validation_error', message: 'The line has no MPN to match.' } },
+    ]);
+    const usage = (await (await api.get('/v1/usage', secret)).json()) as any;
+    expect(usage.usage.match_lines.units).toBe(1);
+  });
+
   it('caps a batch at 250 lines', async () => {
     const { secret } = await api.key({ capabilities: ['parts:read'] });
     const res = await api.post('/v1/parts/match/batch', { lines: Array.from({ length: 251 }, () => ({ query: 'AO3400A' })) }, secret);

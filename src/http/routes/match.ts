@@ -1,6 +1,7 @@
 /**
  * POST /v1/parts/match (free) and POST /v1/parts/match/batch (paid: one match line per line).
- * A batch answers 200 with one entry per line, in order: a result, or an error for that line.
+ * A batch answers 200 with one entry per line, in order: a result, or an error for that line (a blank
+ * MPN too); only answered lines are charged.
  */
 import { ApiError } from '../../errors.ts';
 import { matchPart, type MatchResult } from '../../search/match.ts';
@@ -19,6 +20,9 @@ const lineSchema = {
     limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
   },
 };
+
+/** A BOM line of a batch: an empty MPN is that line's error (BOM files have blank lines), not the request's. */
+const batchLineSchema = { ...lineSchema, properties: { ...lineSchema.properties, query: { ...lineSchema.properties.query, minLength: 0 } } };
 
 const matchResultSchema = {
   type: 'object',
@@ -78,7 +82,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         type: 'object',
         required: ['lines'],
         additionalProperties: false,
-        properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: lineSchema } },
+        properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: batchLineSchema } },
       },
       responses: {
         200: {
@@ -113,15 +117,22 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         const view = await s.catalog.get();
         const lines = body.lines as { query: string; manufacturer?: string; limit?: number }[];
         const out: unknown[] = [];
+        // Lines that failed are not charged (a failed operation is free); every answered line is.
+        let answered = 0;
         for (const [index, line] of lines.entries()) {
+          if (line.query.trim() === '') {
+            out.push({ index, query: line.query, error: { type: 'validation_error', message: 'The line has no MPN to match.' } });
+            continue;
+          }
           try {
             out.push({ index, ...present(await matchPart(s.engine, view, line)) });
+            answered++;
           } catch (e) {
             if (e instanceof ApiError && e.status < 500) out.push({ index, query: line.query, error: { type: e.code, message: e.message } });
             else throw e;
           }
         }
-        await ctx.state.charge('match_lines', lines.length);
+        await ctx.state.charge('match_lines', answered);
         return { results: out, request_id: ctx.state.requestId };
       },
     },
