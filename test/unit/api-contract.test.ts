@@ -133,6 +133,9 @@ describe('capabilities and payment', () => {
     const redirect = await api.get('/v1/parts/TI/lm358dr', secret);
     expect(redirect.status).toBe(308);
     expect(redirect.headers.get('location')).toBe('/v1/parts/texas-instruments/LM358DR');
+    // The MPN as written, not as its slug (spaces, "/" URL-encoded): redirected to the slug's URL.
+    const asWritten = await api.get('/v1/parts/texas-instruments/LM358DR%20', secret);
+    expect([asWritten.status, asWritten.headers.get('location')]).toEqual([308, '/v1/parts/texas-instruments/LM358DR']);
     const usage = await body(await api.get('/v1/usage', secret));
     expect(usage.usage.part_records.units).toBe(0);
     expect(usage.balance_usd).toBe(1);

@@ -1,8 +1,10 @@
 /**
  * GET /v1/parts/{manufacturer}/{mpn}: one part by slugs; one paid part record per 200.
  * Exact slugs answer 200; the same part by other case or by a manufacturer alias answers 308 to the
- * canonical URL (free); anything else 404 not_found.
+ * canonical URL (free), as does the MPN as written ("MCP6002T-I/SN", URL-encoded) for its slug;
+ * anything else 404 not_found.
  */
+import { mpnSlug } from '../../catalog/mpn.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -47,9 +49,11 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
         const mfr = await canonicalManufacturer(manufacturer);
-        const found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
+        // The MPN as written ("MCP6002T-I/SN", URL-encoded) is read as its slug ("MCP6002T-I_SN") and redirected.
+        const slug = mpnSlug(mpn);
+        const found = mfr ? await s.engine.getPartBySlug(mfr, slug) : null;
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
-        if (!found.exact || mfr !== manufacturer) {
+        if (!found.exact || mfr !== manufacturer || slug !== mpn) {
           ctx.status = 308;
           ctx.set('Location', `/v1/parts/${found.part.manufacturer.slug}/${encodeURIComponent(found.part.mpn_slug)}`);
           return { redirect: `/v1/parts/${found.part.slug}`, request_id: ctx.state.requestId };
