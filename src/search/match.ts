@@ -29,6 +29,29 @@ export interface MatchResult {
   results: MatchCandidate[];
 }
 
+/**
+ * Packaging and ordering suffixes a BOM line may add to a catalogue MPN (normalised: no punctuation),
+ * longest first: tape and reel, cut tape, lead-free and RoHS marks, distributor suffixes.
+ */
+const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', 'PBF', 'NOPB', 'GE3', 'TR', 'RL', 'CT', 'ND', 'E3', 'E4', 'G4', 'R', 'T'];
+/** Shortest MPN key a stem may be: shorter ones are generic prefixes ("LM35" of "LM358"). */
+const STEM_MIN_KEY = 6;
+/** Confidence of a catalogue MPN that the line extends by a packaging suffix: below an exact or variant match. */
+const STEM_CONFIDENCE = 86;
+
+/** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix. */
+async function packagingStems(engine: SearchEngine, key: string): Promise<{ id: number; matched: string }[]> {
+  const out: { id: number; matched: string }[] = [];
+  const seen = new Set<string>();
+  for (const suffix of PACKAGING_SUFFIXES) {
+    const stem = key.endsWith(suffix) ? key.slice(0, -suffix.length) : '';
+    if (stem.length < STEM_MIN_KEY || seen.has(stem)) continue;
+    seen.add(stem);
+    for (const h of await engine.mpnLookup({ key: stem, mode: 'exact', limit: 10 })) out.push({ id: h.id, matched: h.matched });
+  }
+  return out;
+}
+
 function tierConfidence(tier: MpnTier, key: string, matched: string): number {
   switch (tier) {
     case 'exact':
@@ -50,12 +73,18 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   const wanted = line.manufacturer ? (view?.manufacturerMatcher().match(line.manufacturer, 1)[0] ?? null) : null;
   const wantedSlug = wanted && wanted.confidence >= 60 ? wanted.slug : null;
   const cands = await searchMpn(engine, line.query, { limit: Math.max(limit, 10), filters: {} });
-  const parts = new Map((await engine.getParts(cands.map((c) => c.id))).map((p) => [p.id, p]));
+  // A BOM line often carries a packaging suffix the catalogue's MPN lacks ("STM32F103C8T6TR" for
+  // STM32F103C8T6): without an exact hit, the MPN the line extends by such a suffix is a candidate too.
+  const stems = cands.some((c) => c.tier === 'exact') ? [] : await packagingStems(engine, key);
+  // A part found both ways keeps the stem reading: its other tier (infix, fuzzy) undersells it.
+  const stemIds = new Set(stems.map((h) => h.id));
+  const all = [...stems.map((h) => ({ ...h, tier: 'stem' as const })), ...cands.filter((c) => !stemIds.has(c.id))];
+  const parts = new Map((await engine.getParts(all.map((c) => c.id))).map((p) => [p.id, p]));
   const scored: MatchCandidate[] = [];
-  for (const c of cands) {
+  for (const c of all) {
     const part = parts.get(c.id);
     if (!part) continue;
-    let confidence = tierConfidence(c.tier, key, c.matched);
+    let confidence = c.tier === 'stem' ? STEM_CONFIDENCE : tierConfidence(c.tier, key, c.matched);
     if (wantedSlug && part.manufacturer.slug !== wantedSlug) confidence = Math.round(confidence * 0.7);
     scored.push({ part, confidence: Math.max(1, Math.min(100, confidence)), exact: c.tier === 'exact' });
   }

@@ -20,6 +20,22 @@ describe('POST /v1/parts/match', () => {
     expect(body.results[1].confidence).toBeLessThan(100);
   });
 
+  it('finds the catalogue MPN a line extends by a packaging suffix (-TR, /TR, T&R marks)', async () => {
+    const { secret } = await api.key();
+    for (const query of ['AO3400A-TR', 'ao3400a tr', 'TLV70033DDCRPBF']) {
+      const body = (await (await api.post('/v1/parts/match', { query }, secret)).json()) as any;
+      expect([query, body.results[0]?.part.mpn, body.results[0]?.confidence, body.results[0]?.exact]).toEqual([
+        query,
+        query.startsWith('TLV') ? 'TLV70033DDCR' : 'AO3400A',
+        86,
+        false,
+      ]);
+    }
+    // A stem shorter than 6 characters is a generic prefix, not the part: no stem reading.
+    const short = (await (await api.post('/v1/parts/match', { query: 'LM35T' }, secret)).json()) as any;
+    expect(short.results.every((r: any) => r.confidence !== 86)).toBe(true);
+  });
+
   it('prefers the named manufacturer, resolving aliases', async () => {
     const { secret } = await api.key({ capabilities: ['parts:read'] });
     const body = (await (await api.post('/v1/parts/match', { query: 'LM358', manufacturer: 'ON Semi' }, secret)).json()) as any;
