@@ -21,7 +21,8 @@
  *            the query names a part family ("mosfets", "ldo"), parts of that family (by category,
  *            src/search/families.ts); then parts satisfying more of the parsed constraints; then parts
  *            holding more of the asked values themselves (a 20 V MOSFET before a 100 V one for "20V
- *            mosfet", where the rating reading accepts both; not for a stated comparison such as "< 10mΩ"), first under the spec
+ *            mosfet", where the rating reading accepts both; not for a stated comparison such as "< 10mΩ";
+ *            the asked tolerance before a tighter one, "1%" before "0.1%"), first under the spec
  *            names the query was read as, then under any name of the value's unit; then parts in the
  *            package the query names exactly ("TO-252" before "TO-252-2", which the package constraint
  *            also accepts); then parts of the category named by its exact name; fusion orders the rest
@@ -37,7 +38,7 @@ import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
-import { holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { holdsExactValue, holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
@@ -158,6 +159,13 @@ function bodyWidthOf(pkg: string, k: string): boolean {
 export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
   let n = 0;
   for (const c of u.specs) if (!c.stated && meetsTarget(p.specs, c)) n++;
+  return n;
+}
+
+/** Number of value constraints the part meets with the asked value itself: its tolerance is the asked one, not a tighter one (holdsExactValue). */
+export function exactValueHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.values) if (holdsExactValue(p.specs, c)) n++;
   return n;
 }
 
@@ -370,7 +378,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         cat: namedCategoryScore(namedSlugs, p.category),
         fam: inFamily(families, p) ? 1 : 0,
         c: constraintScore(u, p, true),
-        t: targetHits(u, p),
+        t: targetHits(u, p) + exactValueHits(u, p),
         v: valueHits(u, p),
         pe: packageExact(u, p),
         m: mpnRank.get(p.id),

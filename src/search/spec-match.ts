@@ -204,6 +204,31 @@ export function holdsValue(specs: readonly StoredSpec[], c: SpecConstraint): boo
   return false;
 }
 
+/**
+ * For ranking among parts that satisfy a tolerance ("1%" accepts any tolerance of at most 1%): whether
+ * the part's tolerance is the asked one itself. A ±1% resistor answers "10k 1% 0603" more closely than a
+ * ±0.1% one, which meets it but is another (dearer) part. False for other value constraints, which
+ * are met exactly or not at all.
+ */
+export function holdsExactValue(specs: readonly StoredSpec[], c: ValueConstraint): boolean {
+  const keys = nameKeys(c.names);
+  try {
+    for (const s of specs) {
+      if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !keys.has(nameKeyCached(s.name))) continue;
+      for (const target of c.values) {
+        const pct = PERCENT_VALUE_RE.exec(target);
+        if (pct === null) continue;
+        const p = parseSpecValue(s.value ?? '', '%');
+        const mag = p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : s.num;
+        if (mag !== null && mag !== undefined && ge(mag, Number(pct[1])) && le(mag, Number(pct[1]))) return true;
+      }
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
 /** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
 export function satisfies(
   specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],

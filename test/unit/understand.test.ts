@@ -7,7 +7,7 @@ import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-voca
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
-import { constraintScore, packageExact, targetHits, valueHits } from '../../src/search/agentic.ts';
+import { constraintScore, exactValueHits, packageExact, targetHits, valueHits } from '../../src/search/agentic.ts';
 import type { PartRecord } from '../../src/catalog/part.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -731,6 +731,17 @@ describe('satisfies', () => {
     expect(holdsValue(part, c)).toBe(true);
     expect(holdsValue([spec('Output Voltage', '1.8V', 1.8, 'V'), spec('Output current', '3.3A', 3.3, 'A')], c)).toBe(false);
     expect(holdsValue([{ name: 'x', value: 'n/a', num: null, min: null, max: null, unit: 'V' }], c)).toBe(false);
+  });
+
+  it('ranks the asked tolerance itself before a tighter one that also meets it (exactValueHits)', () => {
+    const u = understandQuery('10k 1% 0603 resistor');
+    const part = (tol: string) => ({ specs: [spec('Resistance', '10kΩ'), spec('Tolerance', tol)], package: '0603', description: '' }) as unknown as PartRecord;
+    // both satisfy "1%" ...
+    expect([constraintScore(u, part('±1%')), constraintScore(u, part('±0.1%')), constraintScore(u, part('±5%'))]).toEqual([1, 1, 2 / 3]);
+    // ... the 1% part holds it exactly
+    expect([exactValueHits(u, part('±1%')), exactValueHits(u, part('±0.1%')), exactValueHits(u, part('±5%'))]).toEqual([1, 0, 0]);
+    // other value constraints never count here
+    expect(exactValueHits(understandQuery('X7R capacitor'), { specs: [spec('Temperature Coefficient', 'X7R')] } as unknown as PartRecord)).toBe(0);
   });
 
   it('accepts a supply range that contains the wanted voltage', () => {
