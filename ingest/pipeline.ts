@@ -65,6 +65,9 @@ export interface IngestSummary {
 const checkPart = fastAjv.compile(dumpPartSchema);
 const validatePart = ajv.compile(dumpPartSchema);
 
+/** A spec value that is only a number or a range of numbers ("2", "-1.5", "1~4"). */
+const BARE_NUMBERS = /^\s*[-+]?\d+(?:[.,]\d+)?(?:\s*[~\u2013-]\s*[-+]?\d+(?:[.,]\d+)?)?\s*$/;
+
 export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
   // Lexical-only: smaller batches, more of them in flight. The load worker indexes the FTS tables
@@ -105,13 +108,18 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   let writeChain: Promise<void> = Promise.resolve();
 
   // Spec vocabulary of the catalogue (validation of spec filters, units): name -> parts, unit counts.
-  const specNames = new Map<string, { parts: number; numeric: number; units: Map<string, number> }>();
+  // `bare`: values that are plain numbers ("2", "1~4"); `unparsed`: numbers read without a unit from a
+  // text that has one the parser does not know ("1.08cm", "55gf"), whose scales would not compare.
+  const specNames = new Map<string, { parts: number; bare: number; unparsed: number; units: Map<string, number> }>();
   const noteSpecs = (r: PartRecord) => {
     for (const sp of r.specs) {
       let e = specNames.get(sp.name);
-      if (!e) specNames.set(sp.name, (e = { parts: 0, numeric: 0, units: new Map() }));
+      if (!e) specNames.set(sp.name, (e = { parts: 0, bare: 0, unparsed: 0, units: new Map() }));
       e.parts++;
-      if (sp.min !== null) e.numeric++;
+      if (sp.min !== null && !sp.unit) {
+        if (BARE_NUMBERS.test(sp.value)) e.bare++;
+        else e.unparsed++;
+      }
       if (sp.unit && sp.min !== null) e.units.set(sp.unit, (e.units.get(sp.unit) ?? 0) + 1);
     }
   };
@@ -241,7 +249,12 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
       specs: [...specNames]
-        .map(([name, e]) => ({ name, parts: e.parts, unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null, numeric: e.numeric > 0 }))
+        .map(([name, e]) => ({
+          name,
+          parts: e.parts,
+          unit: [...e.units].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
+          unitless: e.bare > 0 && e.unparsed === 0,
+        }))
         .sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [
         ...listData,

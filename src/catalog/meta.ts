@@ -41,6 +41,9 @@ export interface SpecNameInfo {
   name: string;
   parts: number;
   unit: string | null;
-  /** Whether any part holds a number under it (with or without a unit); absent in snapshots ingested before it was recorded. */
-  numeric?: boolean;
+  /**
+   * Whether its numeric values are plain numbers only ("Number of channels": "2"), so that a range
+   * without a unit compares with them; absent in snapshots ingested before it was recorded.
+   */
+  unitless?: boolean;
 }

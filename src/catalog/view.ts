@@ -19,8 +19,10 @@ export interface CatalogView {
   readonly lists: readonly ApprovedListData[];
   /** Spec name -> SI unit of its numeric values (null: text only); empty when the snapshot predates it. */
   readonly specUnits: ReadonlyMap<string, SiUnit | null>;
-  /** Spec names whose values are numbers without a unit ("Pitch" stored as "2.54"): ranges compare as stored. */
+  /** Spec names whose numeric values are plain numbers ("Number of channels": "2"): ranges compare as stored. */
   unitlessNumericSpecs(): ReadonlySet<string>;
+  /** Whether the snapshot says which specs are unitless (ingested since it was recorded). */
+  knowsUnitless(): boolean;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
   /** The catalogue's spec names by specNameKey (agentic search's candidates by spec value). */
@@ -55,7 +57,8 @@ function buildView(meta: CatalogMeta): CatalogView {
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
     specNameIndex: () => (sn ??= specNameIndex(specUnits.keys())),
-    unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.numeric === true).map((x) => x.name))),
+    unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.unitless === true).map((x) => x.name))),
+    knowsUnitless: () => (meta.specs ?? []).some((x) => x.unitless !== undefined),
   };
 }
 

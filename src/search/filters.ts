@@ -91,6 +91,9 @@ function unitScale(unit: string): { scale: number; si: SiUnit | null } | null {
   return q && q.unit ? { scale: q.value, si: q.unit } : null;
 }
 
+const NOT_NUMERIC = (name: string) =>
+  `"${name}" has no values a range can compare (text, or numbers in units the catalogue does not read); give a list of accepted values`;
+
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
 export function toEngineFilters(
   f: PartFiltersInput | undefined,
@@ -145,8 +148,11 @@ export function toEngineFilters(
     }
     const stored = specUnits.get(name) ?? null;
     const unitless = stored === null && (view?.unitlessNumericSpecs().has(name) ?? false);
+    // A snapshot without a spec vocabulary, or one ingested before unitless specs were recorded, keeps
+    // the earlier reading: a unit is taken as given, a range without one refused.
+    const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
     let scale = 1;
-    if (cond.unit !== undefined && stored === null) {
+    if (cond.unit !== undefined && stored === null && judgeUnitless) {
       // Values without a unit cannot be compared with a unit's (a "V" range on "Pitch" matched 2.54).
       detail.push(
         unitless
@@ -157,7 +163,7 @@ export function toEngineFilters(
               input: cond.unit,
               ctx: { expected: null },
             }
-          : { loc: at, msg: `"${name}" has no numeric values; give a list of accepted values`, type: 'not_numeric', input: cond },
+          : { loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond },
       );
       continue;
     } else if (cond.unit !== undefined) {
@@ -178,7 +184,7 @@ export function toEngineFilters(
       }
       scale = u.scale;
     } else if (stored === null && !unitless) {
-      detail.push({ loc: at, msg: `"${name}" has no numeric values; give a list of accepted values`, type: 'not_numeric', input: cond });
+      detail.push({ loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond });
       continue;
     }
     const range: NumericRange = {};

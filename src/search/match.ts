@@ -33,21 +33,30 @@ export interface MatchResult {
  * Packaging and ordering suffixes a BOM line may add to a catalogue MPN (normalised: no punctuation),
  * longest first: tape and reel, cut tape, lead-free and RoHS marks, distributor suffixes.
  */
-const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', 'PBF', 'NOPB', 'GE3', 'TR', 'RL', 'CT', 'ND', 'E3', 'E4', 'G4', 'R', 'T'];
+const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', 'PBF', 'NOPB', 'GE3', 'TR', 'RL', 'CT', 'ND', 'E3', 'E4', 'G4', 'R'];
+// Not a bare "T": it is as often a package code (2N7002T is SOT-523, 2N7002 SOT-23).
 /** Shortest MPN key a stem may be: shorter ones are generic prefixes ("LM35" of "LM358"). */
 const STEM_MIN_KEY = 6;
-/** Confidence of a catalogue MPN that the line extends by a packaging suffix: below an exact or variant match. */
+/**
+ * Confidence of a catalogue MPN that the line extends by a packaging suffix: below an exact or variant
+ * match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 + tape and reel),
+ * each further one STEM_STEP lower.
+ */
 const STEM_CONFIDENCE = 86;
+const STEM_STEP = 2;
 
-/** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix. */
-async function packagingStems(engine: SearchEngine, key: string): Promise<{ id: number; matched: string }[]> {
-  const out: { id: number; matched: string }[] = [];
-  const seen = new Set<string>();
-  for (const suffix of PACKAGING_SUFFIXES) {
-    const stem = key.endsWith(suffix) ? key.slice(0, -suffix.length) : '';
-    if (stem.length < STEM_MIN_KEY || seen.has(stem)) continue;
-    seen.add(stem);
-    for (const h of await engine.mpnLookup({ key: stem, mode: 'exact', limit: 10 })) out.push({ id: h.id, matched: h.matched });
+/** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, the longest stem first. */
+async function packagingStems(engine: SearchEngine, key: string): Promise<{ id: number; matched: string; confidence: number }[]> {
+  const stems = [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
+    .filter((stem) => stem.length >= STEM_MIN_KEY)
+    .sort((a, b) => b.length - a.length);
+  const out: { id: number; matched: string; confidence: number }[] = [];
+  let found = 0;
+  for (const stem of stems) {
+    const hits = await engine.mpnLookup({ key: stem, mode: 'exact', limit: 10 });
+    if (hits.length === 0) continue;
+    for (const h of hits) out.push({ id: h.id, matched: h.matched, confidence: STEM_CONFIDENCE - STEM_STEP * found });
+    found++;
   }
   return out;
 }
@@ -77,14 +86,15 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   // STM32F103C8T6): without an exact hit, the MPN the line extends by such a suffix is a candidate too.
   const stems = cands.some((c) => c.tier === 'exact') ? [] : await packagingStems(engine, key);
   // A part found both ways keeps the stem reading: its other tier (infix, fuzzy) undersells it.
-  const stemIds = new Set(stems.map((h) => h.id));
-  const all = [...stems.map((h) => ({ ...h, tier: 'stem' as const })), ...cands.filter((c) => !stemIds.has(c.id))];
+  const stemConfidence = new Map<number, number>();
+  for (const h of stems) if (!stemConfidence.has(h.id)) stemConfidence.set(h.id, h.confidence);
+  const all = [...stems.map((h) => ({ ...h, tier: 'stem' as const })), ...cands.filter((c) => !stemConfidence.has(c.id))];
   const parts = new Map((await engine.getParts(all.map((c) => c.id))).map((p) => [p.id, p]));
   const scored: MatchCandidate[] = [];
   for (const c of all) {
     const part = parts.get(c.id);
     if (!part) continue;
-    let confidence = c.tier === 'stem' ? STEM_CONFIDENCE : tierConfidence(c.tier, key, c.matched);
+    let confidence = c.tier === 'stem' ? stemConfidence.get(c.id)! : tierConfidence(c.tier, key, c.matched);
     if (wantedSlug && part.manufacturer.slug !== wantedSlug) confidence = Math.round(confidence * 0.7);
     scored.push({ part, confidence: Math.max(1, Math.min(100, confidence)), exact: c.tier === 'exact' });
   }

@@ -34,6 +34,12 @@ describe('POST /v1/parts/match', () => {
     // A stem shorter than 6 characters is a generic prefix, not the part: no stem reading.
     const short = (await (await api.post('/v1/parts/match', { query: 'LM35T' }, secret)).json()) as any;
     expect(short.results.every((r: any) => r.confidence !== 86)).toBe(true);
+    // A bare trailing T is as often a package code (2N7002T is SOT-523): no stem, only the fuzzy reading.
+    const t = (await (await api.post('/v1/parts/match', { query: 'AO3400AT' }, secret)).json()) as any;
+    expect(t.results[0]).toMatchObject({ confidence: 50, exact: false });
+    // Punctuation only: nothing to match.
+    const dash = await api.post('/v1/parts/match', { query: ' - ' }, secret);
+    expect([dash.status, ((await dash.json()) as any).detail[0].type]).toEqual([422, 'value_error']);
   });
 
   it('prefers the named manufacturer, resolving aliases', async () => {
@@ -71,13 +77,14 @@ describe('POST /v1/parts/match/batch', () => {
 
   it('answers a blank line with an error of its own, uncharged, and the other lines as usual', async () => {
     const { secret } = await api.key({ capabilities: ['parts:read'] });
-    const lines = [{ query: 'GRM188R71H104KA93D' }, { query: '' }, { query: '   ' }];
+    const lines = [{ query: 'GRM188R71H104KA93D' }, { query: '' }, { query: '   ' }, { query: '-' }];
     const res = await api.post('/v1/parts/match/batch', { lines }, secret);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.results.slice(1)).toEqual([
       { index: 1, query: '', error: { type: 'validation_error', message: 'The line has no MPN to match.' } },
       { index: 2, query: '   ', error: { type: 'validation_error', message: 'The line has no MPN to match.' } },
+      { index: 3, query: '-', error: { type: 'validation_error', message: 'The line has no MPN to match.' } },
     ]);
     const usage = (await (await api.get('/v1/usage', secret)).json()) as any;
     expect(usage.usage.match_lines.units).toBe(1);

@@ -143,7 +143,7 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
         },
         {
           loc: ['body', 'filters', 'specs', 'Temperature Coefficient'],
-          msg: '"Temperature Coefficient" has no numeric values; give a list of accepted values',
+          msg: '"Temperature Coefficient" has no values a range can compare (text, or numbers in units the catalogue does not read); give a list of accepted values',
           type: 'not_numeric',
           input: { gte: 1 },
         },

@@ -3,7 +3,8 @@
  * A batch answers 200 with one entry per line, in order: a result, or an error for that line (a blank
  * MPN too); only answered lines are charged.
  */
-import { ApiError } from '../../errors.ts';
+import { normaliseMpn } from '../../catalog/mpn.ts';
+import { ApiError, validationError } from '../../errors.ts';
 import { matchPart, type MatchResult } from '../../search/match.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -67,7 +68,13 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
           },
         },
       },
-      handler: async (ctx, { body }) => ({ ...present(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId }),
+      handler: async (ctx, { body }) => {
+        // "   " or "-": no letter or digit to match, as the empty query the schema refuses.
+        if (normaliseMpn(body.query as string) === '') {
+          throw validationError([{ loc: ['body', 'query'], msg: 'The query has no letter or digit to match', type: 'value_error', input: body.query }]);
+        }
+        return { ...present(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId };
+      },
     },
     {
       method: 'POST',
@@ -120,8 +127,8 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         // Lines that failed are not charged (a failed operation is free); every answered line is.
         let answered = 0;
         for (const [index, line] of lines.entries()) {
-          if (line.query.trim() === '') {
-            out.push({ index, query: line.query, error: { type: 'validation_error', message: 'The line has no MPN to match.' } });
+          if (normaliseMpn(line.query) === '') {
+            out.push({ index, query: line.query, error: { type: 'validation_error', message: 'The line has no MPN to match.' } }); // blank, or punctuation only
             continue;
           }
           try {

@@ -4,7 +4,7 @@
  * canonical URL (free), as does the MPN as written ("MCP6002T-I/SN", URL-encoded) for its slug;
  * anything else 404 not_found.
  */
-import { mpnSlug } from '../../catalog/mpn.ts';
+import { mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -52,7 +52,8 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
         // The MPN as written ("MCP6002T-I/SN", URL-encoded) is read as its slug ("MCP6002T-I_SN") and redirected.
         const slug = mpnSlug(mpn);
         const found = mfr ? await s.engine.getPartBySlug(mfr, slug) : null;
-        if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
+        // Several MPNs may share a slug ("2.54-2*5P简牛" and "2.54-2*5P弯针"): the MPN as written must be the part's own.
+        if (!found || (slug !== mpn && normaliseMpn(found.part.mpn) !== normaliseMpn(mpn))) throw notFound(`Part ${manufacturer}/${mpn}`);
         if (!found.exact || mfr !== manufacturer || slug !== mpn) {
           ctx.status = 308;
           ctx.set('Location', `/v1/parts/${found.part.manufacturer.slug}/${encodeURIComponent(found.part.mpn_slug)}`);
