@@ -20,6 +20,8 @@ export interface PartSearchResult {
   images: { url: string; caption: string | null }[] | null;
   documents: { name: string; type: string; url: string }[] | null;
   offers: unknown[] | null;
+  /** Extension (not in SPEC.md): the part's package as the catalogue writes it ("SOT-23-5", "0603"). */
+  package: string | null;
 }
 
 function specType(s: PartSpec): 'number' | 'range' | 'text' {
@@ -45,6 +47,7 @@ export function presentPart(r: PartRecord): PartSearchResult {
     images: r.images,
     documents: r.documents.map((d) => ({ name: d.name, type: d.type, url: d.url })),
     offers: r.offers,
+    package: r.package ?? null,
   };
 }
 
@@ -76,6 +79,7 @@ export const partSearchResultSchema = {
     slug: { type: ['string', 'null'], description: '<manufacturer slug>/<mpn slug>: the part detail path is /v1/parts/{slug}.' },
     description: { type: 'string' },
     long_description: { type: ['string', 'null'] },
+    package: { type: ['string', 'null'], description: 'Extension: the package as the catalogue writes it ("SOT-23-5", "0603"); null when unknown.' },
     part_status: { type: ['string', 'null'], enum: ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown', null] },
     canonical_id: { type: ['integer', 'null'] },
     manufacturer: nullable({

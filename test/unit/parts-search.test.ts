@@ -47,6 +47,7 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
           'manufacturer',
           'mpn',
           'offers',
+          'package',
           'part_status',
           'series',
           'slug',
@@ -56,6 +57,7 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(r).toMatchObject({
         mpn: 'TLV70033DDCR',
         slug: 'texas-instruments/TLV70033DDCR',
+        package: 'SOT-23-5',
         part_status: 'active',
         canonical_id: null,
         series: null,
