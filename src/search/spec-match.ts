@@ -211,6 +211,8 @@ export function holdsValue(specs: readonly StoredSpec[], c: SpecConstraint): boo
  * are met exactly or not at all.
  */
 export function holdsExactValue(specs: readonly StoredSpec[], c: ValueConstraint): boolean {
+  // Only tolerances ("±1%") have a tighter value that also meets them; the ranking asks for every candidate.
+  if (!c.values.some((v) => PERCENT_VALUE_RE.test(v))) return false;
   const keys = nameKeys(c.names);
   try {
     for (const s of specs) {
