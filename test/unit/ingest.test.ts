@@ -111,6 +111,42 @@ describe('ingest pipeline (SQLite)', () => {
     expect(readReport(path.join(dir, 'r.jsonl'))).toHaveLength(2);
   });
 
+  it('records which spec names hold plain numbers only (ranges without a unit compare with them)', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    const specs = (pairs: [string, string][]) => ({ specs: pairs.map(([name, value]) => ({ name, value })) });
+    fs.writeFileSync(
+      file,
+      [
+        good(
+          'A1',
+          specs([
+            ['Number of channels', '2'],
+            ['Height', '1.08cm'],
+            ['Output Voltage', '3.3V'],
+            ['Color', 'Red'],
+          ]),
+        ),
+        good(
+          'A2',
+          specs([
+            ['Number of channels', '1~4'],
+            ['Height', '2.5'],
+            ['Operating force', '55gf'],
+          ]),
+        ),
+      ].join('\n'),
+    );
+    await runIngest({ engine, embedder: null, parts: [file], reportFile: path.join(dir, 'r.jsonl') });
+    const byName = new Map((await engine.meta())!.specs!.map((x) => [x.name, x]));
+    // plain numbers only: unitless; a number in a unit the parser does not read ("cm", "gf") spoils it
+    expect(byName.get('Number of channels')).toMatchObject({ unit: null, unitless: true });
+    expect(byName.get('Height')).toMatchObject({ unitless: false });
+    expect(byName.get('Operating force')).toMatchObject({ unitless: false });
+    expect(byName.get('Output Voltage')).toMatchObject({ unit: 'V', unitless: false });
+    expect(byName.get('Color')).toMatchObject({ unit: null, unitless: false });
+  });
+
   it('names a file it cannot read', async () => {
     const { dir, engine } = open();
     await expect(runIngest({ engine, embedder: null, parts: [path.join(dir, 'missing.jsonl')], reportFile: path.join(dir, 'r.jsonl') })).rejects.toThrow(
