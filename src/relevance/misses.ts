@@ -8,7 +8,7 @@
  * engineers read the list to find vocabulary gaps: the summary counts the failures per spec name.
  */
 import type { PartRecord } from '../catalog/part.ts';
-import { meetsPackage } from '../search/agentic.ts';
+import { meetsPackage } from '../search/ranking-keys.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
 import { understandQuery, type SpecConstraint, type ValueConstraint } from '../search/understand.ts';
 import type { RelevanceQuery } from './format.ts';

@@ -38,9 +38,9 @@ import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
-import { holdsExactValue, holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
-import { packageForms } from './spec-vocabulary.ts';
+import { constraintCount, constraintScore, exactValueHits, packageExact, targetHits, valueHits } from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
@@ -92,98 +92,6 @@ const POOL_MAX = 500;
  */
 const BROWSE_WEIGHT = 0.001;
 
-/** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
-export function constraintCount(u: QueryUnderstanding): number {
-  return u.specs.length + u.values.length + (u.packages.length ? 1 : 0);
-}
-
-/**
- * Fraction of the parsed constraints a part satisfies (1 when there are none). `loose` (ranking)
- * also accepts a quantity held under a spec name the vocabulary does not know (satisfiesLoosely);
- * the relevance measure keeps the strict reading.
- */
-export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
-  const check = loose ? satisfiesLoosely : satisfies;
-  const checks: boolean[] = [];
-  for (const c of u.specs) checks.push(check(p.specs, c));
-  for (const c of u.values) checks.push(check(p.specs, c));
-  if (u.packages.length) checks.push(meetsPackage(u, p));
-  return checks.length ? checks.filter(Boolean).length / checks.length : 1;
-}
-
-/** Whether the part is in one of the packages the query names (packageMatches); the one package check of the ranking. */
-export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package' | 'description'>): boolean {
-  const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
-  const text = `${pkg} ${p.description.toUpperCase()}`;
-  return u.packages.some((code) => packageMatches(code, pkg, text));
-}
-
-/**
- * Whether a part's package (upper case, no spaces; `text` adds its description) is the one a query
- * names: the query's own code also as a variant or in the text, not followed by a digit ("TO-252"
- * accepts "TO-252-2", "SOT-23" accepts "SOT-23(TO-236)"; "TO-5" does not accept "TO-56"), another name of the same package (packageForms) only as the package
- * itself or spelled out before a bracket ("SMA" accepts "DO-214AC" and "SMA(DO-214AC)"): a prefix or
- * substring of another name would change the pin count ("SOT-23" from "SOT-23-3" is a prefix of
- * "SOT-23-5"; "SOP-8" is inside "TSSOP-8"). A body width written after another name still matches
- * ("SOP-16" accepts "SOIC-16-175mil", as "SOIC-16" itself does).
- */
-export function packageMatches(code: string, pkg: string, text: string): boolean {
-  const own = code.toUpperCase();
-  if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || holdsCode(text, own)) return true;
-  return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`) || bodyWidthOf(pkg, k)));
-}
-
-/**
- * Whether `text` holds `code` not followed by another digit ("TO-5" is not in "TO-56", nor "SOT-23-5" in
- * "SOT-23-50"). Letters before it are allowed: "QFN-24" accepts "VQFN-24" and "WQFN-24", thinner bodies
- * on the same footprint.
- */
-function holdsCode(text: string, code: string): boolean {
-  for (let at = text.indexOf(code); at >= 0; at = text.indexOf(code, at + 1)) {
-    if (!/\d/.test(text[at + code.length] ?? '')) return true;
-  }
-  return false;
-}
-
-/** Whether `pkg` is the package `k` with its body width appended ("SOIC-16-175MIL" for "SOIC-16"), not another pin count. */
-function bodyWidthOf(pkg: string, k: string): boolean {
-  return pkg.startsWith(`${k}-`) && /^\d+MIL(?![A-Z0-9])/.test(pkg.slice(k.length + 1));
-}
-
-/**
- * Number of quantity constraints a part meets at the asked value itself (meetsTarget), not only as a
- * rating. Values typed bare only ("20V mosfet", "1.6mV op amp": a part's figure, read by its role): a
- * stated comparison ("Rds(on) < 10mΩ", "at least 20V") asks for anything within it, and nearer the
- * bound is not better.
- */
-export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
-  let n = 0;
-  for (const c of u.specs) if (!c.stated && meetsTarget(p.specs, c)) n++;
-  return n;
-}
-
-/** Number of value constraints the part meets with the asked value itself: its tolerance is the asked one, not a tighter one (holdsExactValue). */
-export function exactValueHits(u: QueryUnderstanding, p: PartRecord): number {
-  let n = 0;
-  for (const c of u.values) if (holdsExactValue(p.specs, c)) n++;
-  return n;
-}
-
-/** Number of bare quantity constraints whose asked value the part holds under any spec of that unit (holdsValue). */
-export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
-  let n = 0;
-  for (const c of u.specs) if (!c.stated && holdsValue(p.specs, c)) n++;
-  return n;
-}
-
-/** Whether the part's package is one the query names exactly ("TO-252" before a "TO-252-2" that the package check also accepts). */
-export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
-  if (!u.packages.length || !p.package) return 0;
-  const pkg = p.package.toUpperCase().replace(/\s+/g, '');
-  // Another name of the package counts as exact; a variant of the query's own code ("TO-252-2" for "TO-252") does not.
-  return u.packages.some((code) => packageForms(code).some((k) => k === pkg && !k.startsWith(`${code.toUpperCase()}-`))) ? 1 : 0;
-}
-
 /** The named categories within the request's category filter (subtree-inclusive both ways); empty when none is. */
 export function intersectCategories(filter: readonly string[] | undefined, named: readonly string[]): string[] {
   if (!filter?.length) return [...named];
@@ -228,8 +136,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         )
       : [];
   // Records come with the BM25 and kNN hits (no _mget round trip on OpenSearch).
-  const bm25 = (filters: EngineFilters) =>
-    engine.textSearch({ text: req.query, filters, limit: pool, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
+  const textHits = (text: string | null, filters: EngineFilters, limit: number) =>
+    engine.textSearch({ text, filters, limit, offset: 0, exactTotal: false, records: true }).then((r) => r.hits);
+  const bm25 = (filters: EngineFilters) => textHits(req.query, filters, pool);
   // kNN on deep pages asks for POOL_MIN as well: an approximate index (OpenSearch HNSW) may answer the
   // first 100 of k = 500 differently from k = 100, and block 1 must be the same on every page.
   const vector: Promise<{ vec: VectorHit[]; vecHead: VectorHit[] }> = queryVector
@@ -274,11 +183,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     if (inNamed < CATEGORY_FILL && cat.length < CATEGORY_FILL) {
       const found = new Set([...head(lex).filter(isNamed), ...cat].map((h) => h.id));
       for (const h of head(vecHead)) if (isNamed({ category: h.record?.category?.slug })) found.add(h.id);
-      if (found.size < CATEGORY_FILL) {
-        browse = (
-          await engine.textSearch({ text: null, filters: { ...req.filters, categories: within }, limit: POOL_MIN, offset: 0, exactTotal: false, records: true })
-        ).hits;
-      }
+      if (found.size < CATEGORY_FILL) browse = await textHits(null, { ...req.filters, categories: within }, POOL_MIN);
     }
   }
 
@@ -304,16 +209,11 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
       if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c)) && ++meeting >= SPEC_FILL) break;
     }
     if (meeting < SPEC_FILL) {
-      specHits = (
-        await engine.textSearch({
-          text: null,
-          filters: { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
-          limit: POOL_MIN,
-          offset: 0,
-          exactTotal: false,
-          records: true,
-        })
-      ).hits;
+      specHits = await textHits(
+        null,
+        { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
+        POOL_MIN,
+      );
       keep(specHits);
     }
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import type { RelevanceQuery } from '../../src/relevance/format.ts';
 import { runSuite, topSatisfied } from '../../src/relevance/runner.ts';
-import { constraintCount } from '../../src/search/agentic.ts';
+import { constraintCount } from '../../src/search/ranking-keys.ts';
 import {
   COVERED_SHARE,
   DEFAULT_FUSION,

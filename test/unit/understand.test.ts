@@ -7,7 +7,7 @@ import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-voca
 import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
-import { constraintScore, exactValueHits, packageExact, targetHits, valueHits } from '../../src/search/agentic.ts';
+import { constraintScore, exactValueHits, packageExact, targetHits, valueHits } from '../../src/search/ranking-keys.ts';
 import type { PartRecord } from '../../src/catalog/part.ts';
 
 // ---------------------------------------------------------------- helpers

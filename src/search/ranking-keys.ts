@@ -1,0 +1,102 @@
+/**
+ * The ranking keys of agentic search (agentic.ts): per candidate part, how well it meets the query's
+ * parsed constraints (constraintScore), whether it holds the asked values themselves (targetHits,
+ * exactValueHits, valueHits) and whether it is in the package the query names (meetsPackage,
+ * packageExact). The relevance measure (src/relevance) judges parts by the same functions.
+ */
+import type { PartRecord } from '../catalog/part.ts';
+import { holdsExactValue, holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { packageForms } from './spec-vocabulary.ts';
+import type { QueryUnderstanding } from './understand.ts';
+
+/** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
+export function constraintCount(u: QueryUnderstanding): number {
+  return u.specs.length + u.values.length + (u.packages.length ? 1 : 0);
+}
+
+/**
+ * Fraction of the parsed constraints a part satisfies (1 when there are none). `loose` (ranking)
+ * also accepts a quantity held under a spec name the vocabulary does not know (satisfiesLoosely);
+ * the relevance measure keeps the strict reading.
+ */
+export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
+  const check = loose ? satisfiesLoosely : satisfies;
+  const checks: boolean[] = [];
+  for (const c of u.specs) checks.push(check(p.specs, c));
+  for (const c of u.values) checks.push(check(p.specs, c));
+  if (u.packages.length) checks.push(meetsPackage(u, p));
+  return checks.length ? checks.filter(Boolean).length / checks.length : 1;
+}
+
+/** Whether the part is in one of the packages the query names (packageMatches); the one package check of the ranking. */
+export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package' | 'description'>): boolean {
+  const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
+  const text = `${pkg} ${p.description.toUpperCase()}`;
+  return u.packages.some((code) => packageMatches(code, pkg, text));
+}
+
+/**
+ * Whether a part's package (upper case, no spaces; `text` adds its description) is the one a query
+ * names: the query's own code also as a variant or in the text, not followed by a digit ("TO-252"
+ * accepts "TO-252-2", "SOT-23" accepts "SOT-23(TO-236)"; "TO-5" does not accept "TO-56"), another name of the same package (packageForms) only as the package
+ * itself or spelled out before a bracket ("SMA" accepts "DO-214AC" and "SMA(DO-214AC)"): a prefix or
+ * substring of another name would change the pin count ("SOT-23" from "SOT-23-3" is a prefix of
+ * "SOT-23-5"; "SOP-8" is inside "TSSOP-8"). A body width written after another name still matches
+ * ("SOP-16" accepts "SOIC-16-175mil", as "SOIC-16" itself does).
+ */
+export function packageMatches(code: string, pkg: string, text: string): boolean {
+  const own = code.toUpperCase();
+  if (pkg === own || pkg.startsWith(`${own}(`) || pkg.startsWith(`${own}-`) || holdsCode(text, own)) return true;
+  return packageForms(code).some((k) => k !== own && (pkg === k || pkg.startsWith(`${k}(`) || bodyWidthOf(pkg, k)));
+}
+
+/**
+ * Whether `text` holds `code` not followed by another digit ("TO-5" is not in "TO-56", nor "SOT-23-5" in
+ * "SOT-23-50"). Letters before it are allowed: "QFN-24" accepts "VQFN-24" and "WQFN-24", thinner bodies
+ * on the same footprint.
+ */
+function holdsCode(text: string, code: string): boolean {
+  for (let at = text.indexOf(code); at >= 0; at = text.indexOf(code, at + 1)) {
+    if (!/\d/.test(text[at + code.length] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Whether `pkg` is the package `k` with its body width appended ("SOIC-16-175MIL" for "SOIC-16"), not another pin count. */
+function bodyWidthOf(pkg: string, k: string): boolean {
+  return pkg.startsWith(`${k}-`) && /^\d+MIL(?![A-Z0-9])/.test(pkg.slice(k.length + 1));
+}
+
+/**
+ * Number of quantity constraints a part meets at the asked value itself (meetsTarget), not only as a
+ * rating. Values typed bare only ("20V mosfet", "1.6mV op amp": a part's figure, read by its role): a
+ * stated comparison ("Rds(on) < 10mΩ", "at least 20V") asks for anything within it, and nearer the
+ * bound is not better.
+ */
+export function targetHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.specs) if (!c.stated && meetsTarget(p.specs, c)) n++;
+  return n;
+}
+
+/** Number of value constraints the part meets with the asked value itself: its tolerance is the asked one, not a tighter one (holdsExactValue). */
+export function exactValueHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.values) if (holdsExactValue(p.specs, c)) n++;
+  return n;
+}
+
+/** Number of bare quantity constraints whose asked value the part holds under any spec of that unit (holdsValue). */
+export function valueHits(u: QueryUnderstanding, p: PartRecord): number {
+  let n = 0;
+  for (const c of u.specs) if (!c.stated && holdsValue(p.specs, c)) n++;
+  return n;
+}
+
+/** Whether the part's package is one the query names exactly ("TO-252" before a "TO-252-2" that the package check also accepts). */
+export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
+  if (!u.packages.length || !p.package) return 0;
+  const pkg = p.package.toUpperCase().replace(/\s+/g, '');
+  // Another name of the package counts as exact; a variant of the query's own code ("TO-252-2" for "TO-252") does not.
+  return u.packages.some((code) => packageForms(code).some((k) => k === pkg && !k.startsWith(`${code.toUpperCase()}-`))) ? 1 : 0;
+}
