@@ -65,24 +65,32 @@ export function createGuard(s: AppServices) {
    * probing unknown paths uses up the window too; a full window turns it into the 429. It is not
    * counted against the monthly cap, and the key is not judged beyond finding its limit.
    */
+  /**
+   * The gate's admission of this request (throttle step, key, monthly count when `countsFor`), marked on
+   * the context so that `unrouted` does not count it again if what follows fails.
+   */
+  const admit = (ctx: Context, period: string, countsFor: (key: ApiKeyInfo) => boolean) => {
+    ctx.state.admitting = true;
+    const header = ctx.get('Authorization');
+    const cred = header ? credentialOf(ctx.req.socket, header) : null;
+    // The throttle counts the request whatever the key turns out to be (see the gate).
+    return gate.admit({
+      bucket: cred?.bucket ?? `addr:${ctx.ip}`,
+      secret: cred?.secret ?? null,
+      keyHash: cred?.keyHash ?? null,
+      defaultLimit: billing.defaultRateLimitPerMinute,
+      windowMs: WINDOW_MS,
+      period,
+      countsFor,
+    });
+  };
   const unrouted = async (ctx: Context, next: Next) => {
     // The router matches paths in any case: so does this.
     const p = ctx.path.toLowerCase();
     if (p !== '/v1' && !p.startsWith('/v1/')) return next();
     const admitIfUnguarded = async () => {
       if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
-      const header = ctx.get('Authorization');
-      const cred = header ? credentialOf(ctx.req.socket, header) : null;
-      const { throttle: t } = await gate.admit({
-        bucket: cred?.bucket ?? `addr:${ctx.ip}`,
-        secret: cred?.secret ?? null,
-        keyHash: cred?.keyHash ?? null,
-        defaultLimit: billing.defaultRateLimitPerMinute,
-        windowMs: WINDOW_MS,
-        period: currentPeriod().key,
-        countsFor: () => false,
-      });
-      rateLimited(ctx, t);
+      rateLimited(ctx, (await admit(ctx, currentPeriod().key, () => false)).throttle);
     };
     try {
       await next();
@@ -99,23 +107,8 @@ export function createGuard(s: AppServices) {
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
     return async (ctx: Context, next: Next) => {
       const header = ctx.get('Authorization');
-      const cred = header ? credentialOf(ctx.req.socket, header) : null;
       const period = currentPeriod();
-      ctx.state.admitting = true; // counted here, not again by `unrouted` if what follows fails
-      // The throttle counts the request whatever the key turns out to be (see the gate).
-      const {
-        throttle: t,
-        auth,
-        requests,
-      } = await gate.admit({
-        bucket: cred?.bucket ?? `addr:${ctx.ip}`,
-        secret: cred?.secret ?? null,
-        keyHash: cred?.keyHash ?? null,
-        defaultLimit: billing.defaultRateLimitPerMinute,
-        windowMs: WINDOW_MS,
-        period: period.key,
-        countsFor: allowedFor,
-      });
+      const { throttle: t, auth, requests } = await admit(ctx, period.key, allowedFor);
       rateLimited(ctx, t);
       if (!header)
         throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
