@@ -45,17 +45,17 @@ const STEM_MIN_KEY = 6;
 const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
-/** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, the longest stem first. */
-async function packagingStems(engine: SearchEngine, key: string): Promise<{ id: number; matched: string; confidence: number }[]> {
+/** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
+async function packagingStems(engine: SearchEngine, key: string): Promise<Map<number, number>> {
   const stems = [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
     .filter((stem) => stem.length >= STEM_MIN_KEY)
     .sort((a, b) => b.length - a.length);
-  const out: { id: number; matched: string; confidence: number }[] = [];
+  const out = new Map<number, number>();
   let found = 0;
   for (const stem of stems) {
     const hits = await engine.mpnLookup({ key: stem, mode: 'exact', limit: 10 });
     if (hits.length === 0) continue;
-    for (const h of hits) out.push({ id: h.id, matched: h.matched, confidence: STEM_CONFIDENCE - STEM_STEP * found });
+    for (const h of hits) if (!out.has(h.id)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * found);
     found++;
   }
   return out;
@@ -84,19 +84,20 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   const cands = await searchMpn(engine, line.query, { limit: Math.max(limit, 10), filters: {} });
   // A BOM line often carries a packaging suffix the catalogue's MPN lacks ("STM32F103C8T6TR" for
   // STM32F103C8T6): without an exact hit, the MPN the line extends by such a suffix is a candidate too.
-  const stems = cands.some((c) => c.tier === 'exact') ? [] : await packagingStems(engine, key);
+  const stems = cands.some((c) => c.tier === 'exact') ? new Map<number, number>() : await packagingStems(engine, key);
   // A part found both ways keeps the stem reading: its other tier (infix, fuzzy) undersells it.
-  const stemConfidence = new Map<number, number>();
-  for (const h of stems) if (!stemConfidence.has(h.id)) stemConfidence.set(h.id, h.confidence);
-  const all = [...stems.map((h) => ({ ...h, tier: 'stem' as const })), ...cands.filter((c) => !stemConfidence.has(c.id))];
-  const parts = new Map((await engine.getParts(all.map((c) => c.id))).map((p) => [p.id, p]));
+  const others = cands.filter((c) => !stems.has(c.id));
+  const ids = [...stems.keys(), ...others.map((c) => c.id)];
+  const parts = new Map((await engine.getParts(ids)).map((p) => [p.id, p]));
+  const base = new Map([...others.map((c) => [c.id, tierConfidence(c.tier, key, c.matched)] as const), ...stems]);
+  const exactIds = new Set(others.filter((c) => c.tier === 'exact').map((c) => c.id));
   const scored: MatchCandidate[] = [];
-  for (const c of all) {
-    const part = parts.get(c.id);
+  for (const id of ids) {
+    const part = parts.get(id);
     if (!part) continue;
-    let confidence = c.tier === 'stem' ? stemConfidence.get(c.id)! : tierConfidence(c.tier, key, c.matched);
+    let confidence = base.get(id)!;
     if (wantedSlug && part.manufacturer.slug !== wantedSlug) confidence = Math.round(confidence * 0.7);
-    scored.push({ part, confidence: Math.max(1, Math.min(100, confidence)), exact: c.tier === 'exact' });
+    scored.push({ part, confidence: Math.max(1, Math.min(100, confidence)), exact: exactIds.has(id) });
   }
   scored.sort(
     (a, b) => b.confidence - a.confidence || (a.part.status === 'active' ? -1 : 0) - (b.part.status === 'active' ? -1 : 0) || b.part.stock - a.part.stock,

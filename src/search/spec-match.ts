@@ -93,15 +93,20 @@ function containsRun(hay: readonly string[], needle: readonly string[]): boolean
   return false;
 }
 
+/** A tolerance spec's magnitude in percent ("±1%" -> 1, "-5%~+10%" -> 10), or null. */
+function toleranceOf(s: StoredSpec): number | null {
+  const p = parseSpecValue(s.value ?? '', '%');
+  return p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : (s.num ?? null);
+}
+
 function valueMatches(s: StoredSpec, c: ValueConstraint): boolean | null {
   const hay = valueParts(s.value ?? '');
   for (const target of c.values) {
     const pct = PERCENT_VALUE_RE.exec(target);
     if (pct !== null) {
       // tolerance: as tight or tighter
-      const p = parseSpecValue(s.value ?? '', '%');
-      const mag = p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : s.num;
-      if (mag === null || mag === undefined) return null;
+      const mag = toleranceOf(s);
+      if (mag === null) return null;
       if (le(mag, Number(pct[1]))) return true;
       continue;
     }
@@ -220,9 +225,8 @@ export function holdsExactValue(specs: readonly StoredSpec[], c: ValueConstraint
       for (const target of c.values) {
         const pct = PERCENT_VALUE_RE.exec(target);
         if (pct === null) continue;
-        const p = parseSpecValue(s.value ?? '', '%');
-        const mag = p !== null && p.min !== null && p.max !== null ? Math.max(Math.abs(p.min), Math.abs(p.max)) : s.num;
-        if (mag !== null && mag !== undefined && ge(mag, Number(pct[1])) && le(mag, Number(pct[1]))) return true;
+        const mag = toleranceOf(s);
+        if (mag !== null && ge(mag, Number(pct[1])) && le(mag, Number(pct[1]))) return true;
       }
     }
   } catch {
