@@ -40,13 +40,15 @@ function fingerprint(m: CatalogMeta): string {
   return `${m.version}|${m.created_at}|${m.lists.map((l) => `${l.list_id}:${l.updated_at}`).join(',')}`;
 }
 
-function buildView(meta: CatalogMeta): CatalogView {
+/** The view of one catalogue snapshot (matchers and indexes built on first use). */
+export function buildView(meta: CatalogMeta): CatalogView {
   const tree = CategoryTree.fromData(meta.categories);
   const manufacturers = ManufacturerRegistry.from(meta.manufacturers);
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
   let sn: SpecNameIndex | null = null;
   let un: ReadonlySet<string> | null = null;
+  let knows: boolean | undefined;
   const specUnits = new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null]));
   return {
     meta,
@@ -58,7 +60,7 @@ function buildView(meta: CatalogMeta): CatalogView {
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
     specNameIndex: () => (sn ??= specNameIndex(specUnits.keys())),
     unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.unitless === true).map((x) => x.name))),
-    knowsUnitless: () => (meta.specs ?? []).some((x) => x.unitless !== undefined),
+    knowsUnitless: () => (knows ??= (meta.specs ?? []).some((x) => x.unitless !== undefined)),
   };
 }
 
