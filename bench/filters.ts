@@ -6,7 +6,8 @@
  * value of each (a value filter) and the lower half of its numeric extent (a range filter); its largest
  * approved list. With vectors and a model, also kNN (k = 100, what agentic search asks for) of one
  * query embedding under the status filter alone, that list, the largest category and a category of
- * 50-100 parts. Writes bench/results/filters-<engine>-<parts>.json.
+ * 50-100 parts. The unit price at an order quantity (price bands), narrow and broad. Writes
+ * bench/results/filters-<engine>-<parts>.json.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/filters.ts [--rounds 20]
  */
@@ -58,6 +59,27 @@ if (list) {
   });
   cases.push({ name: `text "resistor", list ${list.slug ?? list.list_id}`, run: () => engine.textSearch({ text: 'resistor', filters, limit: 50, offset: 0 }) });
 }
+
+// The unit price at an order quantity (price.min_quantity): a narrow band (cheap parts at one unit) and a
+// broad one (most parts at a reel's quantity), alone and with a text query. Indexes ingested before the
+// price bands were indexed have no such data: skipped.
+if ((meta.features ?? []).includes('price_bands')) {
+  for (const [quantity, maxUsd] of [
+    [1, 0.001],
+    [1000, 0.5],
+  ] as const) {
+    const filters: EngineFilters = { ...active, priceAt: { quantity, maxUsd } };
+    cases.push({
+      name: `text null, ${quantity} units at most ${maxUsd} USD each`,
+      run: () => engine.textSearch({ text: null, filters, limit: 50, offset: 0 }),
+    });
+    cases.push({
+      name: `text "resistor", ${quantity} units at most ${maxUsd} USD each`,
+      run: () => engine.textSearch({ text: 'resistor', filters, limit: 50, offset: 0 }),
+    });
+    cases.push({ name: `facets, ${quantity} units at most ${maxUsd} USD each`, run: () => engine.facets({ text: null, filters }) });
+  }
+} else console.log('[skip] price-at-quantity cases: this index was ingested before price bands were indexed');
 
 const embedder = info.vectors ? (await loadEmbedder(config)).embedder : null;
 if (info.vectors && !embedder) console.log('[skip] kNN cases: no embedding model configured');

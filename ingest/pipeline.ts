@@ -13,7 +13,7 @@ import { CategoryTree } from '../src/catalog/categories.ts';
 import { dumpPartSchema } from '../src/catalog/dump-schema.ts';
 import { IdSet } from '../src/catalog/id-set.ts';
 import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
-import type { ApprovedListData, CatalogMeta } from '../src/catalog/meta.ts';
+import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/catalog/meta.ts';
 import { embeddingText, PartNormaliser } from '../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
@@ -248,6 +248,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       embedding: { model: o.embedder?.model ?? null, dims: o.embedder?.dims ?? null },
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
+      features: [...INDEX_FEATURES],
       specs: [...specNames]
         .map(([name, e]) => ({
           name,

@@ -35,7 +35,18 @@ export interface CatalogMeta {
   lists: ApprovedListData[];
   /** Spec names seen at ingest: parts carrying each, and the SI unit of its numeric values (most common). */
   specs?: SpecNameInfo[];
+  /**
+   * What the index version holds beyond what every version does, so that a request needing it on an
+   * older version is refused instead of answered wrongly: 'price_bands', the unit price by order
+   * quantity (catalog/prices.ts; PartFilters price.min_quantity). Absent in snapshots from before.
+   */
+  features?: IndexFeature[];
 }
+
+export type IndexFeature = 'price_bands';
+
+/** The features an ingest of this code writes into every new index version. */
+export const INDEX_FEATURES: readonly IndexFeature[] = ['price_bands'];
 
 export interface SpecNameInfo {
   name: string;

@@ -34,7 +34,14 @@ export interface EngineFilters {
   lists?: string[];
   specs?: SpecFilter[];
   inStock?: boolean;
+  /** The lowest unit price over all offers and price breaks is at most this (USD). */
   maxPriceUsd?: number;
+  /**
+   * The unit price of an order of `quantity` units (catalog/prices.ts: the lowest over the offers whose
+   * price breaks hold that quantity) is at most `maxUsd`. Indexes record whether they hold the bands
+   * this needs (CatalogMeta.features, 'price_bands').
+   */
+  priceAt?: { quantity: number; maxUsd: number };
 }
 
 export interface ScoredId {

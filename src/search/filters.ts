@@ -11,7 +11,9 @@
  *          numbers are compared in SI units after applying `unit` ("mA", "kΩ", "uF" or "A"):
  *          {"lte": 2, "unit": "A"} matches a part stored as 500 mA; min/max are gte/lte
  *   list_filter: one lst_ id or an array of them (union)
- *   price: {max, currency: "USD", min_quantity? (refused: not supported yet)}; in_stock: true
+ *   price: {max, currency: "USD", min_quantity?}: the lowest unit price over all offers and breaks is at
+ *          most max; with min_quantity, the unit price of an order of that many units (catalog/prices.ts)
+ *   in_stock: true
  */
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
 import { parseQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
@@ -74,7 +76,13 @@ export const partFiltersSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['max'],
-      properties: { max: { type: 'number', minimum: 0 }, currency: { const: 'USD' }, min_quantity: { type: 'integer', minimum: 1 } },
+      description:
+        'Unit price in USD: without min_quantity, the lowest over all offers and price breaks is at most max; with it, the unit price of an order of min_quantity units (the lowest over the offers whose breaks hold that quantity, above any minimum order) is.',
+      properties: {
+        max: { type: 'number', minimum: 0 },
+        currency: { const: 'USD' },
+        min_quantity: { type: 'integer', minimum: 1, description: 'Order quantity the unit price is taken at.' },
+      },
     },
     in_stock: { type: 'boolean' },
   },
@@ -209,16 +217,18 @@ export function toEngineFilters(
   if (specs.length) out.specs = specs;
   if (f.in_stock) out.inStock = true;
   if (f.price?.min_quantity !== undefined) {
-    // The indexes hold each part's lowest unit price, not its price breaks: the price at an order
-    // quantity cannot be compared yet, and ignoring the field would answer a different question.
-    detail.push({
-      loc: [...loc, 'price', 'min_quantity'],
-      msg: 'Filtering by the price at an order quantity is not supported yet; price.max compares with the lowest unit price over all price breaks',
-      type: 'not_supported',
-      input: f.price.min_quantity,
-    });
-  }
-  if (f.price) out.maxPriceUsd = f.price.max;
+    // The unit price of an order of min_quantity units (catalog/prices.ts), from the price bands the
+    // index holds; a version ingested before they were indexed cannot answer it, and ignoring the field
+    // would answer a different question.
+    if (view && !(view.meta.features ?? []).includes('price_bands')) {
+      detail.push({
+        loc: [...loc, 'price', 'min_quantity'],
+        msg: 'This index was built before prices by order quantity were indexed: re-ingest the catalogue to filter by the price at a quantity',
+        type: 'not_supported',
+        input: f.price.min_quantity,
+      });
+    } else out.priceAt = { quantity: f.price.min_quantity, maxUsd: f.price.max };
+  } else if (f.price) out.maxPriceUsd = f.price.max;
   if (detail.length) throw validationError(detail);
   return out;
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { normaliseMpn } from '../../src/catalog/mpn.ts';
+import { priceAtQuantity, priceBands } from '../../src/catalog/prices.ts';
+import { PART_STATUSES } from '../../src/catalog/status.ts';
 import { tieredMpnSearch } from '../../src/engines/mpn-tiers.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { SMALL_VECTORS, tableEmbedder } from '../support/table-embedder.ts';
@@ -171,6 +173,32 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await mpnsOf(stocked.hits.map((h) => h.id))).not.toContain('LM358DR2G');
       const cheap = await engine.textSearch({ text: null, filters: { maxPriceUsd: 0.001 }, limit: 10, offset: 0 });
       expect(new Set(await mpnsOf(cheap.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+    });
+
+    it('filters by the unit price at an order quantity: the price break holding that quantity', async () => {
+      const at = async (quantity: number, maxUsd: number) =>
+        new Set(
+          await mpnsOf((await engine.textSearch({ text: null, filters: { priceAt: { quantity, maxUsd } }, limit: 20, offset: 0 })).hits.map((h) => h.id)),
+        );
+      // The resistors cost 0.0011 and 0.0009 per unit below 100 units, 0.00066 and 0.00054 from 100 on.
+      expect(await at(1, 0.001)).toEqual(new Set(['0603WAF1002T5E']));
+      expect(await at(99, 0.001)).toEqual(new Set(['0603WAF1002T5E']));
+      expect(await at(100, 0.001)).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      expect(await at(1_000_000, 0.0006)).toEqual(new Set(['0603WAF1002T5E']));
+      // Every engine answer equals the reference reading of the offers (catalog/prices.ts), with other filters too.
+      const all = await engine.getParts(
+        (await engine.textSearch({ text: null, filters: { status: [...PART_STATUSES] }, limit: 50, offset: 0 })).hits.map((h) => h.id),
+      );
+      for (const quantity of [1, 50, 100, 5000])
+        for (const maxUsd of [0.0005, 0.001, 0.01, 0.05, 0.1]) {
+          const expected = all
+            .filter((p) => p.status === 'active' && (priceAtQuantity(priceBands(p.offers), quantity) ?? Infinity) <= maxUsd)
+            .map((p) => p.mpn);
+          const got = await engine.textSearch({ text: null, filters: { status: ['active'], priceAt: { quantity, maxUsd } }, limit: 50, offset: 0 });
+          expect(new Set(await mpnsOf(got.hits.map((h) => h.id))), `${quantity} units at most ${maxUsd} USD`).toEqual(new Set(expected));
+        }
+      const facets = await engine.facets({ text: null, filters: { priceAt: { quantity: 100, maxUsd: 0.001 } } });
+      expect(facets.total).toBe(3);
     });
 
     it('filters numeric spec ranges in SI units, whether the dump gave num or only a display string', async () => {

@@ -152,15 +152,30 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       ]);
     });
 
-    it('refuses price.min_quantity, which it cannot honour yet, instead of ignoring it', async () => {
-      const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 100 } } });
+    it('filters by the unit price at an order quantity (price.min_quantity), and by the lowest price without it', async () => {
+      const search = async (price: unknown) => {
+        const { status, body } = await post('/v1/parts/search', { filters: { price }, limit: 50 });
+        expect(status).toBe(200);
+        return new Set(body.results.map((r: any) => r.mpn));
+      };
+      // The resistors cost 0.0011 and 0.0009 per unit below 100 units, 0.00066 and 0.00054 from 100 on.
+      expect(await search({ max: 0.001, min_quantity: 10 })).toEqual(new Set(['0603WAF1002T5E']));
+      expect(await search({ max: 0.001, min_quantity: 100, currency: 'USD' })).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      expect(await search({ max: 0.001 })).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      const facets = await post('/v1/parts/search/facets', { filters: { price: { max: 0.001, min_quantity: 10 } } });
+      expect(facets.body.total).toBe(1);
+    });
+
+    it('refuses a min_quantity that is not a positive integer, naming the field', async () => {
+      const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 0 } } });
       expect(status).toBe(422);
       expect(body.detail).toEqual([
         {
           loc: ['body', 'filters', 'price', 'min_quantity'],
-          msg: 'Filtering by the price at an order quantity is not supported yet; price.max compares with the lowest unit price over all price breaks',
-          type: 'not_supported',
-          input: 100,
+          msg: 'Input should be greater than or equal to 1',
+          type: 'greater_than_equal',
+          input: 0,
+          ctx: { limit: 1 },
         },
       ]);
     });

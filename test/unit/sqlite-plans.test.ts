@@ -45,6 +45,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['the largest list', { ...active, lists: [list.list_id] }],
       ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec.name, range: { gte: f.min! } }] }],
       ['status only (no sets)', active],
+      ['1000 units at any price (a broad set of price bands)', { ...active, priceAt: { quantity: 1000, maxUsd: 1e9 } }],
+      ['one unit at a low price (a small set of price bands)', { priceAt: { quantity: 1, maxUsd: 0.01 } }],
+      ['the list and a price at 100 units', { lists: [list.list_id], priceAt: { quantity: 100, maxUsd: 0.5 } }],
     );
   }, 60_000);
 

@@ -1,5 +1,6 @@
 /** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
 import type { PartRecord } from '../../catalog/part.ts';
+import { priceBands } from '../../catalog/prices.ts';
 import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
 import { partTextFields } from '../text-tokens.ts';
 
@@ -35,6 +36,8 @@ export function partDocument(r: PartRecord, embedding: Float32Array | null, with
     lists: r.lists,
     stock: r.stock,
     min_price_usd: r.min_price_usd,
+    // Open-ended bands leave `to` out (filters.ts: no `to` holds every larger quantity).
+    price_bands: priceBands(r.offers).map((b) => (b.to === null ? { from: b.from, price: b.price } : b)),
     spec_names: [...new Set(r.specs.map((s) => s.name))],
     specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit })),
   };

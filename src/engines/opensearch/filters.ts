@@ -31,6 +31,21 @@ function specClause(s: SpecFilter): Dsl {
   return { nested: { path: 'specs', query: { bool: { filter: conds } }, score_mode: 'none' } };
 }
 
+/** A price band holding the quantity at no more than the price (catalog/prices.ts); a band without `to` has no end. */
+function priceAtClause(quantity: number, maxUsd: number): Dsl {
+  const conds: Dsl[] = [
+    { range: { 'price_bands.price': { lte: maxUsd } } },
+    { range: { 'price_bands.from': { lte: quantity } } },
+    {
+      bool: {
+        should: [{ range: { 'price_bands.to': { gt: quantity } } }, { bool: { must_not: { exists: { field: 'price_bands.to' } } } }],
+        minimum_should_match: 1,
+      },
+    },
+  ];
+  return { nested: { path: 'price_bands', query: { bool: { filter: conds } }, score_mode: 'none' } };
+}
+
 export function filterClauses(f: EngineFilters): FilterClauses {
   const filter: Dsl[] = [];
   const mustNot: Dsl[] = [];
@@ -43,6 +58,7 @@ export function filterClauses(f: EngineFilters): FilterClauses {
   for (const s of f.specs ?? []) filter.push(specClause(s));
   if (f.inStock) filter.push({ range: { stock: { gt: 0 } } });
   if (f.maxPriceUsd !== undefined) filter.push({ range: { min_price_usd: { lte: f.maxPriceUsd } } });
+  if (f.priceAt) filter.push(priceAtClause(f.priceAt.quantity, f.priceAt.maxUsd));
   return { filter, must_not: mustNot };
 }
 

@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 import { IdMap } from '../../catalog/id-set.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
+import { priceBands } from '../../catalog/prices.ts';
 import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { recordJson } from './records.ts';
@@ -28,6 +29,8 @@ export interface LoadRow {
   aliases: string[];
   specs: [string, string, number | null, number | null, number | null, string | null][];
   lists: string[];
+  /** Price bands: from, to (null: no end), price. */
+  prices: [number, number | null, number][];
   vec: Float32Array | null;
 }
 
@@ -40,6 +43,7 @@ export function toLoadRow({ record: r, embedding }: IndexedPart): LoadRow {
     aliases: r.aliases_norm,
     specs: r.specs.map((s) => [s.name, s.value, s.num, s.min, s.max, s.unit]),
     lists: r.lists,
+    prices: priceBands(r.offers).map((b) => [b.from, b.to, b.price]),
     vec: embedding,
   };
 }
@@ -120,6 +124,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const insAlias = db.prepare(`INSERT INTO ${t.aliases} (alias_norm, prow) VALUES (?, ?)`);
   const insSpec = db.prepare(`INSERT INTO ${t.specs} (prow, name, value, num, min, max, unit) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insMember = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) VALUES (?, ?)`);
+  const insPrice = db.prepare(`INSERT INTO ${t.prices} (prow, qty_from, qty_to, price) VALUES (?, ?, ?, ?)`);
   const insVec = dims ? db.prepare(`INSERT INTO ${t.vec} (part_id, embedding) VALUES (?, ?)`) : null;
   const delVec = dims ? db.prepare(`DELETE FROM ${t.vec} WHERE part_id = ?`) : null;
 
@@ -144,6 +149,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       for (const a of r.aliases) insAlias.run(a, prow);
       for (const s of r.specs) insSpec.run(prow, ...s);
       for (const l of r.lists) insMember.run(l, prow);
+      for (const b of r.prices) insPrice.run(prow, ...b);
       if (insVec && r.vec) insVec.run(BigInt(r.id), Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
     }
     return last;
@@ -173,7 +179,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
     indexFts();
     const t1 = performance.now();
     if (replaced > 0) {
-      for (const tbl of [t.aliases, t.specs, t.members]) {
+      for (const tbl of [t.aliases, t.specs, t.members, t.prices]) {
         db.exec(`DELETE FROM ${tbl} WHERE prow NOT IN (SELECT rowid FROM ${t.parts})`);
       }
     }
@@ -181,7 +187,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
     // Statistics for the query planner, sampled (analysis_limit: milliseconds, not a pass over every
     // index): without them SQLite walked the (status, stock) index for a filter-only search over a small
     // list or spec set (3 ms) instead of reading the set's rows (0.5 ms).
-    db.exec(`PRAGMA analysis_limit = 1000; ANALYZE ${t.parts}; ANALYZE ${t.specs}; ANALYZE ${t.members}; ANALYZE ${t.aliases};`);
+    db.exec(`PRAGMA analysis_limit = 1000; ANALYZE ${t.parts}; ANALYZE ${t.specs}; ANALYZE ${t.members}; ANALYZE ${t.aliases}; ANALYZE ${t.prices};`);
     // Other connections load statistics with the schema, and ANALYZE moves the schema version only when
     // it creates sqlite_stat1: a create and drop does, so a serving connection reloads them before it
     // first reads this version (the swap comes later).

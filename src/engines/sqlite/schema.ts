@@ -29,6 +29,7 @@ export function versionTables(v: string) {
     tri: `tri_${v}`,
     vec: `vec_${v}`,
     members: `members_${v}`,
+    prices: `prices_${v}`,
   };
 }
 export type VersionTables = ReturnType<typeof versionTables>;
@@ -57,6 +58,8 @@ CREATE TABLE ${t.specs} (
   num REAL, min REAL, max REAL, unit TEXT
 );
 CREATE TABLE ${t.members} (list_id TEXT NOT NULL, prow INTEGER NOT NULL, PRIMARY KEY (list_id, prow)) WITHOUT ROWID;
+-- Price bands (catalog/prices.ts): an order of qty_from up to qty_to (exclusive; NULL: no end) units pays price (USD).
+CREATE TABLE ${t.prices} (prow INTEGER NOT NULL, qty_from INTEGER NOT NULL, qty_to INTEGER, price REAL NOT NULL);
 -- Full-text tables over the parts table (external content), filled while the load streams.
 CREATE VIRTUAL TABLE ${t.fts} USING fts5(${FTS_COLUMNS.map(([c]) => `t_${c}`).join(', ')}, content='${t.parts}', content_rowid='rowid',
   tokenize="unicode61 remove_diacritics 2 tokenchars '.'");
@@ -98,6 +101,8 @@ CREATE INDEX ${t.specs}_part ON ${t.specs}(prow, name, value);
 CREATE INDEX ${t.specs}_name_value ON ${t.specs}(name, value);
 CREATE INDEX ${t.specs}_name_num ON ${t.specs}(name, min, max);
 CREATE INDEX ${t.members}_part ON ${t.members}(prow);
+CREATE INDEX ${t.prices}_price ON ${t.prices}(price, qty_from, qty_to, prow);
+CREATE INDEX ${t.prices}_part ON ${t.prices}(prow, qty_from, qty_to, price);
 `;
 }
 
