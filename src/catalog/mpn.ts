@@ -3,9 +3,13 @@
  *
  * - normaliseMpn: the lookup key: upper case, every character that is not a letter or digit removed
  *   ("LM358-DR", "lm358 dr", "LM358/DR" -> "LM358DR"). Exact, prefix and infix MPN search compare keys.
- * - mpnSlug: the URL segment of a part: the MPN as stored with whitespace runs turned into "-" and
- *   every character outside [A-Za-z0-9._-] turned into "_" ("MCP6002T-I/SN" -> "MCP6002T-I_SN"). Case is
- *   kept; lookups also accept any case and redirect to this canonical form.
+ * - mpnSlug: the URL segment of a part: the MPN as stored with whitespace runs turned into "-", letters
+ *   and digits outside ASCII written as "~" and the hex of each UTF-8 byte ("16Ω" -> "16~CE~A9"), and
+ *   every other character outside [A-Za-z0-9._-] turned into "_" ("MCP6002T-I/SN" -> "MCP6002T-I_SN").
+ *   Case is kept; lookups also accept any case and redirect to this canonical form. Two parts of one
+ *   manufacturer have different keys, so they differ in a letter or digit, which the slug keeps (an
+ *   escape starts with "~", which nothing else writes): their slugs differ too ("2.54-2*5P简牛" and
+ *   "2.54-2*5P弯针" both read "2.54-2_5P__" before the escapes).
  * - slugify: lower-case kebab slugs for manufacturers and categories ("Würth Elektronik" -> "wurth-elektronik").
  */
 
@@ -15,12 +19,15 @@ export function normaliseMpn(mpn: string): string {
   return mpn.normalize('NFKC').replace(NON_ALNUM, '').toUpperCase();
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const escapeUtf8 = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => `~${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
 export function mpnSlug(mpn: string): string {
   return mpn
     .trim()
     .normalize('NFKC')
     .replace(/\s+/g, '-')
-    .replace(/[^A-Za-z0-9._-]/g, '_');
+    .replace(/[^A-Za-z0-9._-]/gu, (c) => (LETTER_OR_DIGIT.test(c) ? escapeUtf8(c) : '_'));
 }
 
 export function slugify(name: string): string {

@@ -11,7 +11,7 @@ import { silentLogger } from '../../src/log.ts';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { tempDir } from './fixtures.ts';
 import { startServer } from './server.ts';
-import { ingestSmallFixture } from './small-engine.ts';
+import { ingestCatalog, ingestSmallFixture, type CatalogFiles } from './small-engine.ts';
 
 export interface TestApi {
   url: string;
@@ -44,10 +44,12 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
   return { engine, drop: async () => void (await fetch(`${url}/${prefix}-*`, { method: 'DELETE' })) };
 }
 
-export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite'): Promise<TestApi> {
+/** A test API over the small fixture with its lists, or over `catalog` when given. */
+export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite', catalog?: CatalogFiles): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
-  await ingestSmallFixture(engine, true);
+  if (catalog) await ingestCatalog(engine, catalog);
+  else await ingestSmallFixture(engine, true);
   const services: AppServices = {
     config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
     engine,
@@ -102,10 +104,10 @@ export async function startTestApi(env: Record<string, string> = {}, kind: Engin
  * Registers beforeAll/afterAll that start a test API on `kind` with one `parts:read` key; the
  * returned object's fields are set once the suite runs.
  */
-export function useTestApi(kind: EngineKind, env: Record<string, string> = {}): { api: TestApi; secret: string } {
+export function useTestApi(kind: EngineKind, env: Record<string, string> = {}, catalog?: () => CatalogFiles): { api: TestApi; secret: string } {
   const ctx = {} as { api: TestApi; secret: string };
   beforeAll(async () => {
-    ctx.api = await startTestApi(env, kind);
+    ctx.api = await startTestApi(env, kind, catalog?.());
     ctx.secret = (await ctx.api.key({ capabilities: ['parts:read'] })).secret;
   });
   afterAll(async () => ctx.api?.close());

@@ -24,7 +24,17 @@ describe('MPN normalisation and slugs', () => {
     ['AMS1117-3.3', 'AMS1117-3.3'],
     ['ABM8 16.000MHZ', 'ABM8-16.000MHZ'],
     ['C#1+2', 'C_1_2'],
+    ['YX-KC9042 16Ω', 'YX-KC9042-16~CE~A9'],
+    ['2.54-2*5P简牛', '2.54-2_5P~E7~AE~80~E7~89~9B'],
+    ['A~B', 'A_B'],
+    ['ＬＭ３５８', 'LM358'],
   ])('makes the URL segment of %s: %s', (mpn, slug) => expect(mpnSlug(mpn)).toBe(slug));
+
+  it('gives MPNs that differ only in letters outside ASCII different slugs, and a slug is its own slug', () => {
+    const mpns = ['2.54-2*5P简牛', '2.54-2*5P弯针', '2.54-2*5P', 'π131U60R', 'Π131U60R', 'KC1206R 42Ω', 'KC1206R 42'];
+    expect(new Set(mpns.map(mpnSlug)).size).toBe(mpns.length);
+    for (const m of mpns) expect(encodeURIComponent(mpnSlug(m))).toBe(mpnSlug(m)); // nothing to escape in a URL
+  });
 
   it.each([
     ['Texas Instruments', 'texas-instruments'],

@@ -35,7 +35,8 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
         required: ['manufacturer', 'mpn'],
         properties: {
           manufacturer: { type: 'string', minLength: 1, maxLength: 200, description: 'Manufacturer slug, e.g. texas-instruments.' },
-          mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'MPN slug, e.g. LM358DR.' },
+          // An MPN of 40 CJK characters has a slug of 360 ("~" and two hex digits per UTF-8 byte).
+          mpn: { type: 'string', minLength: 1, maxLength: 600, description: 'MPN slug, e.g. LM358DR (the `slug` of a search result after the manufacturer).' },
         },
       },
       responses: {
@@ -49,12 +50,18 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
         const mfr = await canonicalManufacturer(manufacturer);
-        // The MPN as written ("MCP6002T-I/SN", URL-encoded) is read as its slug ("MCP6002T-I_SN") and redirected.
-        const slug = mpnSlug(mpn);
-        const found = mfr ? await s.engine.getPartBySlug(mfr, slug) : null;
-        // Several MPNs may share a slug ("2.54-2*5P简牛" and "2.54-2*5P弯针"): the MPN as written must be the part's own.
-        if (!found || (slug !== mpn && normaliseMpn(found.part.mpn) !== normaliseMpn(mpn))) throw notFound(`Part ${manufacturer}/${mpn}`);
-        if (!found.exact || mfr !== manufacturer || slug !== mpn) {
+        // A slug first (any case); otherwise the MPN as written ("MCP6002T-I/SN", URL-encoded) is read as
+        // its slug ("MCP6002T-I_SN") and redirected, provided the part found is that MPN's own (a slug
+        // written before its escapes existed, "2.54-2_5P__", is nobody's MPN as written).
+        let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
+        let asWritten = false;
+        if (mfr && !found && mpnSlug(mpn) !== mpn) {
+          found = await s.engine.getPartBySlug(mfr, mpnSlug(mpn));
+          asWritten = true;
+          if (found && normaliseMpn(found.part.mpn) !== normaliseMpn(mpn)) found = null;
+        }
+        if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
+        if (!found.exact || mfr !== manufacturer || asWritten) {
           ctx.status = 308;
           ctx.set('Location', `/v1/parts/${found.part.manufacturer.slug}/${encodeURIComponent(found.part.mpn_slug)}`);
           return { redirect: `/v1/parts/${found.part.slug}`, request_id: ctx.state.requestId };

@@ -1,0 +1,48 @@
+/**
+ * Part detail URLs of MPNs with letters outside ASCII (src/catalog/mpn.ts mpnSlug): every part has a slug
+ * of its own, whatever its MPN holds, on the real HTTP server over each engine.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { API_ENGINES, useTestApi } from '../support/api.ts';
+import { tempDir } from '../support/fixtures.ts';
+
+/** Two connectors whose MPNs differ only in Chinese letters (a real pair of the 29k catalogue), and a 42 Ω speaker. */
+const MPNS = ['2.54-2*5P简牛', '2.54-2*5P弯针', 'YX-KC9042 42Ω'];
+function catalogue() {
+  const file = path.join(tempDir(), 'parts.jsonl');
+  fs.writeFileSync(file, MPNS.map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Connect', description: `part ${mpn}` })).join('\n') + '\n');
+  return { parts: file };
+}
+
+describe.each(API_ENGINES)('part detail by slug on %s', (engineKind) => {
+  const t = useTestApi(engineKind, {}, catalogue);
+  const get = (p: string) => t.api.get(p, t.secret);
+
+  it('reaches each part at the slug its search result gives, with no two parts sharing one', async () => {
+    const slugs: string[] = [];
+    for (const mpn of MPNS) {
+      const search = (await (await get(`/v1/parts/search?mpn=${encodeURIComponent(mpn)}`)).json()) as { results: { mpn: string; slug: string }[] };
+      const slug = search.results.find((r) => r.mpn === mpn)!.slug;
+      slugs.push(slug);
+      const res = await get(`/v1/parts/${slug}`);
+      expect(res.status, slug).toBe(200);
+      expect(((await res.json()) as { part: { mpn: string } }).part.mpn).toBe(mpn);
+    }
+    expect(slugs).toEqual(['acme-connect/2.54-2_5P~E7~AE~80~E7~89~9B', 'acme-connect/2.54-2_5P~E5~BC~AF~E9~92~88', 'acme-connect/YX-KC9042-42~CE~A9']);
+  });
+
+  it('redirects the MPN as written and the slug in another case to the canonical URL', async () => {
+    const asWritten = await get(`/v1/parts/acme-connect/${encodeURIComponent('2.54-2*5P弯针')}`);
+    expect([asWritten.status, asWritten.headers.get('location')]).toEqual([308, '/v1/parts/acme-connect/2.54-2_5P~E5~BC~AF~E9~92~88']);
+    const lower = await get('/v1/parts/acme-connect/yx-kc9042-42~ce~a9');
+    expect([lower.status, lower.headers.get('location')]).toEqual([308, '/v1/parts/acme-connect/YX-KC9042-42~CE~A9']);
+  });
+
+  it('answers 404 for the slug both connectors used to share, which names neither', async () => {
+    const res = await get('/v1/parts/acme-connect/2.54-2_5P__');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe('not_found');
+  });
+});
