@@ -10,6 +10,10 @@
  * The price of a part at quantity q is the lowest price over its bands holding q: the best unit price
  * an order of q units gets from any one offer. Both engines index the bands and answer
  * `priceAt: {quantity, maxUsd}` with the parts whose price at `quantity` is at most `maxUsd`.
+ *
+ * Order quantities are whole numbers from 1 to MAX_ORDER_QUANTITY, so band bounds are whole too (a break
+ * at 2.5 units is the price from 3 on; at 0, from 1): OpenSearch stores them as longs. A band starting
+ * above MAX_ORDER_QUANTITY holds no order and is left out; one ending above it has no end.
  */
 import type { DumpOffer } from './part.ts';
 
@@ -20,18 +24,26 @@ export interface PriceBand {
   price: number;
 }
 
-const positive = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
+/** The largest order quantity a filter takes (PartFilters price.min_quantity). */
+export const MAX_ORDER_QUANTITY = 1_000_000_000;
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+/** The first whole order quantity at or above q (at least 1). */
+const wholeFrom = (q: number) => Math.max(1, Math.ceil(q));
 
 /** The bands of a part's offers (see the module comment), in offer order, each offer's by quantity. */
 export function priceBands(offers: readonly DumpOffer[]): PriceBand[] {
   const out: PriceBand[] = [];
   for (const o of offers) {
     if (o.currency?.toUpperCase() !== 'USD') continue;
-    const breaks = (o.price_breaks ?? []).filter(([q, p]) => positive(q) && positive(p)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const moq = positive(o.moq) ? o.moq : 0;
+    // Breaks by the first whole quantity they price; of two at one quantity, the lower price holds it.
+    const breaks = (o.price_breaks ?? [])
+      .filter(([q, p]) => finite(q) && q >= 0 && finite(p) && p > 0)
+      .map(([q, p]): [number, number] => [wholeFrom(q), p])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const moq = finite(o.moq) && o.moq > 0 ? wholeFrom(o.moq) : 1;
     for (let i = 0; i < breaks.length; i++) {
       const [qty, price] = breaks[i]!;
-      // Two breaks at one quantity: the first (lower price, by the sort) holds it.
       if (i > 0 && breaks[i - 1]![0] === qty) continue;
       let to: number | null = null;
       for (let j = i + 1; j < breaks.length; j++)
@@ -39,8 +51,9 @@ export function priceBands(offers: readonly DumpOffer[]): PriceBand[] {
           to = breaks[j]![0];
           break;
         }
-      if (to !== null && to <= moq) continue;
-      out.push({ from: Math.max(qty, moq), to, price });
+      const from = Math.max(qty, moq);
+      if ((to !== null && to <= from) || from > MAX_ORDER_QUANTITY) continue;
+      out.push({ from, to: to !== null && to > MAX_ORDER_QUANTITY ? null : to, price });
     }
   }
   return out;

@@ -15,6 +15,7 @@
  *          most max; with min_quantity, the unit price of an order of that many units (catalog/prices.ts)
  *   in_stock: true
  */
+import { MAX_ORDER_QUANTITY } from '../catalog/prices.ts';
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
 import { parseQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
@@ -81,7 +82,7 @@ export const partFiltersSchema = {
       properties: {
         max: { type: 'number', minimum: 0 },
         currency: { const: 'USD' },
-        min_quantity: { type: 'integer', minimum: 1, description: 'Order quantity the unit price is taken at.' },
+        min_quantity: { type: 'integer', minimum: 1, maximum: MAX_ORDER_QUANTITY, description: 'Order quantity the unit price is taken at.' },
       },
     },
     in_stock: { type: 'boolean' },

@@ -4,8 +4,14 @@ import { runIngest } from '../../ingest/pipeline.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { engineContract } from './engine.contract.ts';
+import { priceContract } from './prices.contract.ts';
 
 engineContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'partsearch.db') }));
+priceContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'prices.db') }));
+// Each part checked against its own bands (the correlated form), wherever a filter-only search or a text search could.
+priceContract('sqlite, row-by-row plans', async () =>
+  createSqliteEngine({ file: path.join(tempDir(), 'prices-probe.db'), plans: { broadSets: 'always', textRank: 'windows', facetCounts: 'scan' } }),
+);
 
 describe('sqlite engine: changes made by another process', () => {
   it('sees a catalogue snapshot saved through another connection (a list edit while the API runs)', async () => {

@@ -166,6 +166,20 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(facets.body.total).toBe(1);
     });
 
+    it('refuses a min_quantity above the largest order quantity, naming the field', async () => {
+      const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 1e19 } } });
+      expect(status).toBe(422);
+      expect(body.detail).toEqual([
+        {
+          loc: ['body', 'filters', 'price', 'min_quantity'],
+          msg: 'Input should be less than or equal to 1000000000',
+          type: 'less_than_equal',
+          input: 1e19,
+          ctx: { limit: 1e9 },
+        },
+      ]);
+    });
+
     it('refuses a min_quantity that is not a positive integer, naming the field', async () => {
       const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 0 } } });
       expect(status).toBe(422);

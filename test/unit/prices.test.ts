@@ -1,7 +1,7 @@
 /** Unit prices by order quantity (catalog/prices.ts): the reading both engines index for price.min_quantity. */
 import { describe, expect, it } from 'vitest';
 import type { DumpOffer } from '../../src/catalog/part.ts';
-import { priceAtQuantity, priceBands } from '../../src/catalog/prices.ts';
+import { MAX_ORDER_QUANTITY, priceAtQuantity, priceBands } from '../../src/catalog/prices.ts';
 
 const offer = (price_breaks: [number, number][], extra: Partial<DumpOffer> = {}): DumpOffer => ({ distributor: 'D', currency: 'USD', price_breaks, ...extra });
 
@@ -51,17 +51,84 @@ describe('price bands', () => {
     ).toEqual([{ from: 500, to: null, price: 0.08 }]);
   });
 
-  it('leaves out other currencies, and breaks without a positive price or quantity', () => {
+  it('leaves out other currencies, and breaks without a positive price', () => {
     expect(
       priceBands([
         offer([[1, 0.1]], { currency: 'EUR' }),
         offer([
-          [0, 0.1],
           [5, 0],
           [10, 0.2],
         ]),
       ]),
     ).toEqual([{ from: 10, to: null, price: 0.2 }]);
+  });
+
+  it('takes a break at a fraction of a unit from the next whole unit, and one at 0 from 1', () => {
+    expect(
+      priceBands([
+        offer([
+          [0, 0.5],
+          [2.5, 0.4],
+          [3, 0.3],
+        ]),
+      ]),
+    ).toEqual([
+      { from: 1, to: 3, price: 0.5 },
+      { from: 3, to: null, price: 0.3 },
+    ]);
+  });
+
+  it('reads the currency in any case, and leaves out offers without one and values that are no numbers', () => {
+    expect(priceBands([offer([[1, 0.1]], { currency: 'usd' })])).toEqual([{ from: 1, to: null, price: 0.1 }]);
+    expect(priceBands([{ distributor: 'D', price_breaks: [[1, 0.1]] } as unknown as DumpOffer])).toEqual([]);
+    expect(
+      priceBands([
+        offer([
+          [Number.NaN, 0.1],
+          [1, Number.NaN],
+          [5, Infinity],
+          [-1, 0.2],
+          [2, 0.3],
+        ]),
+      ]),
+    ).toEqual([{ from: 2, to: null, price: 0.3 }]);
+  });
+
+  it('drops a band that ends at the minimum order', () => {
+    expect(
+      priceBands([
+        offer(
+          [
+            [1, 0.1],
+            [10, 0.08],
+          ],
+          { moq: 10 },
+        ),
+      ]),
+    ).toEqual([{ from: 10, to: null, price: 0.08 }]);
+  });
+
+  it('leaves out bands no order quantity reaches, and ends none beyond the largest', () => {
+    expect(
+      priceBands([
+        offer([
+          [1, 0.1],
+          [1e12, 0.01],
+          [1e13, 0.001],
+        ]),
+      ]),
+    ).toEqual([{ from: 1, to: null, price: 0.1 }]);
+    expect(
+      priceAtQuantity(
+        priceBands([
+          offer([
+            [1, 0.1],
+            [1e12, 0.01],
+          ]),
+        ]),
+        MAX_ORDER_QUANTITY,
+      ),
+    ).toBe(0.1);
   });
 
   it('keeps the lower price of two breaks at one quantity', () => {

@@ -43,7 +43,9 @@ function priceAtClause(quantity: number, maxUsd: number): Dsl {
       },
     },
   ];
-  return { nested: { path: 'price_bands', query: { bool: { filter: conds } }, score_mode: 'none' } };
+  // ignore_unmapped: an index from before the bands (reached in the second a rollback takes to show in the
+  // catalogue view, which refuses min_quantity on such versions) matches nothing instead of failing.
+  return { nested: { path: 'price_bands', query: { bool: { filter: conds } }, score_mode: 'none', ignore_unmapped: true } };
 }
 
 export function filterClauses(f: EngineFilters): FilterClauses {

@@ -104,8 +104,9 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   if (f.priceAt) {
     const { quantity, maxUsd } = f.priceAt;
     const band = 'b.price <= ? AND b.qty_from <= ? AND (b.qty_to IS NULL OR b.qty_to > ?)';
+    // DISTINCT: a part with several offers holding the quantity counts once where the set is sized (broadSets).
     set(
-      `SELECT b.prow FROM ${t.prices} b WHERE ${band}`,
+      `SELECT DISTINCT b.prow FROM ${t.prices} b WHERE ${band}`,
       [maxUsd, quantity, quantity],
       `EXISTS (SELECT 1 FROM ${t.prices} b WHERE b.prow = p.rowid AND ${band})`,
     );
