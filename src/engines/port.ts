@@ -19,8 +19,12 @@ export interface NumericRange {
   lt?: number;
 }
 
-/** A spec condition. `name`: one spec display name, or several (any of them: the same quantity under the names catalogues use). */
-export type SpecFilter = { name: string | readonly string[]; values: string[] } | { name: string | readonly string[]; range: NumericRange };
+/**
+ * A spec condition. `name`: one spec display name, or several (any of them: the same quantity under the
+ * names catalogues use). `values`: display values accepted as written, or (`nums`) single SI values a
+ * part's number equals (within a relative 1e-9, engines/same-number.ts: "0.1uF" is the "100nF" and "100nF@1kHz" parts).
+ */
+export type SpecFilter = { name: string | readonly string[]; values: string[]; nums?: number[] } | { name: string | readonly string[]; range: NumericRange };
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {

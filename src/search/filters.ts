@@ -8,6 +8,7 @@
  *   manufacturers: manufacturer slugs
  *   status: lifecycle values (default: active)
  *   specs: { "<spec display name>": ["value", ...] | {gte, lte, gt, lt, min, max, unit} }
+ *          a value as written, or the same number in the spec's unit ("0.1uF" accepts "100nF")
  *          numbers are compared in SI units after applying `unit` ("mA", "kΩ", "uF" or "A"):
  *          {"lte": 2, "unit": "A"} matches a part stored as 500 mA; min/max are gte/lte
  *   list_filter: one lst_ id or an array of them (union)
@@ -17,7 +18,7 @@
  */
 import { MAX_ORDER_QUANTITY } from '../catalog/prices.ts';
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
-import { parseQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
+import { parseQuantity, parseSpecValue, normaliseUnit, type SiUnit } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
 import type { EngineFilters, NumericRange, SpecFilter } from '../engines/port.ts';
 import { validationError, type ValidationDetail } from '../errors.ts';
@@ -103,6 +104,23 @@ function unitScale(unit: string): { scale: number; si: SiUnit | null } | null {
 const NOT_NUMERIC = (name: string) =>
   `"${name}" has no values a range can compare (text, or numbers in units the catalogue does not read); give a list of accepted values`;
 
+/**
+ * The accepted values of a value list read as single numbers in the spec's unit, as the ingest reads a
+ * part's values (parseSpecValue, the unit as a hint: "10k" on Resistance): a part holding the same number
+ * matches whatever its text ("0.1uF" accepts "100nF" and "100nF@1kHz"). Entries in another unit, ranges,
+ * text, and every entry of a text-only spec are matched as written only.
+ */
+function sameNumbers(values: readonly string[], name: string, specUnits: SpecUnits, view: CatalogView | null): { nums?: number[] } {
+  const unit = specUnits.get(name) ?? null;
+  if (unit === null && !(view?.unitlessNumericSpecs().has(name) ?? false)) return {};
+  const nums: number[] = [];
+  for (const v of values) {
+    const p = parseSpecValue(v.trim(), unit);
+    if (p && p.value !== null && p.unit === unit && !nums.includes(p.value)) nums.push(p.value);
+  }
+  return nums.length ? { nums } : {};
+}
+
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
 export function toEngineFilters(
   f: PartFiltersInput | undefined,
@@ -152,7 +170,7 @@ export function toEngineFilters(
       continue;
     }
     if (Array.isArray(cond)) {
-      specs.push({ name, values: cond });
+      specs.push({ name, values: cond, ...sameNumbers(cond, name, specUnits, view) });
       continue;
     }
     const stored = specUnits.get(name) ?? null;

@@ -217,6 +217,23 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await mpnsOf(supply.hits.map((h) => h.id))).toEqual(['LM2904DT']);
     });
 
+    it('takes a value list as written or as the same number (nums), whatever the text the part holds', async () => {
+      const ids = async (specs: EngineFilters['specs'], text: string | null = null) =>
+        new Set(await mpnsOf((await engine.textSearch({ text, filters: { specs }, limit: 10, offset: 0 })).hits.map((h) => h.id)));
+      // "0.1uF" is no part's text; 100nF is GRM188R71H104KA93D's (a float of 0.1e-6 and 100e-9 apart)
+      expect(await ids([{ name: 'Capacitance', values: ['0.1uF'], nums: [0.1 * 1e-6] }])).toEqual(new Set(['GRM188R71H104KA93D']));
+      expect(await ids([{ name: 'Capacitance', values: ['0.1uF'] }])).toEqual(new Set());
+      // a number the dump gave (RC0603FR-0710KL) and one read from the text alone (0603WAF1002T5E); 4.7k is neither
+      expect(await ids([{ name: 'Resistance', values: ['4.7kΩ'], nums: [1e4] }])).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      expect(await ids([{ name: ['Voltage Rated', 'Allowable voltage'], values: [], nums: [16, 10] }], 'capacitor')).toEqual(
+        new Set(['CL10A106KP8NNNC', 'T491A106K016AT']),
+      );
+      // a near number is another value
+      expect(await ids([{ name: 'Voltage Rated', values: [], nums: [16.0001] }])).toEqual(new Set());
+      const facets = await engine.facets({ text: null, filters: { specs: [{ name: 'Capacitance', values: [], nums: [1e-5] }] } });
+      expect(facets.total).toBe(2);
+    });
+
     it('accepts several names for one spec condition: any of them', async () => {
       const names = ['Resistance', 'Capacitance', 'No such spec'];
       const either = await engine.textSearch({ text: null, filters: { specs: [{ name: names, range: { gte: 1e-7, lte: 20000 } }] }, limit: 10, offset: 0 });

@@ -166,6 +166,23 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(facets.body.total).toBe(1);
     });
 
+    it('accepts a listed spec value in any writing of the same quantity in the spec unit', async () => {
+      const search = async (specs: unknown) => {
+        const { status, body } = await post('/v1/parts/search', { filters: { specs }, limit: 50 });
+        expect(status).toBe(200);
+        return new Set(body.results.map((r: any) => r.mpn));
+      };
+      expect(await search({ Capacitance: ['0.1uF'] })).toEqual(new Set(['GRM188R71H104KA93D']));
+      expect(await search({ Capacitance: ['10µF', '1F'] })).toEqual(new Set(['CL10A106KP8NNNC', 'T491A106K016AT']));
+      // the spec's unit is taken when the value has none ("10k" Ω), as for the catalogue's own values
+      expect(await search({ Resistance: ['10k'] })).toEqual(new Set(['RC0603FR-0710KL', '0603WAF1002T5E']));
+      // another unit, and text-only specs, match as written only
+      expect(await search({ Resistance: ['10kV'] })).toEqual(new Set());
+      expect(await search({ 'Temperature Coefficient': ['X7R', 'x5r'] })).toEqual(new Set(['GRM188R71H104KA93D']));
+      const facets = await post('/v1/parts/search/facets', { filters: { specs: { Capacitance: ['0.1uF'] } } });
+      expect(facets.body.total).toBe(1);
+    });
+
     it('refuses a min_quantity above the largest order quantity, naming the field', async () => {
       const { status, body } = await post('/v1/parts/search', { filters: { price: { max: 1, min_quantity: 1e19 } } });
       expect(status).toBe(422);

@@ -3,6 +3,7 @@
  * Mirrors src/engines/sqlite/filters.ts clause by clause.
  */
 import type { EngineFilters, SpecFilter } from '../port.ts';
+import { sameNumberBounds } from '../same-number.ts';
 
 export type Dsl = Record<string, unknown>;
 
@@ -14,7 +15,13 @@ export interface FilterClauses {
 function specClause(s: SpecFilter): Dsl {
   const conds: Dsl[] = [typeof s.name === 'string' ? { term: { 'specs.name': s.name } } : { terms: { 'specs.name': [...s.name] } }];
   if ('values' in s) {
-    conds.push({ terms: { 'specs.value': s.values } });
+    const same = (s.nums ?? []).map((v) => {
+      const [lo, hi] = sameNumberBounds(v);
+      return { bool: { filter: [{ range: { 'specs.min': { gte: lo, lte: hi } } }, { range: { 'specs.max': { gte: lo, lte: hi } } }] } };
+    });
+    conds.push(
+      same.length ? { bool: { should: [{ terms: { 'specs.value': s.values } }, ...same], minimum_should_match: 1 } } : { terms: { 'specs.value': s.values } },
+    );
   } else {
     // A part matches when its [min, max] lies within the bounds (and it has a number at all).
     conds.push({ exists: { field: 'specs.min' } });

@@ -1,5 +1,6 @@
 /** Translates engine-neutral filters into a SQL condition over `p` (the version's parts table). */
 import type { EngineFilters } from '../port.ts';
+import { sameNumberBounds } from '../same-number.ts';
 import type { VersionTables } from './schema.ts';
 
 /** A spec range bound as SQL over a spec row's [min, max]: the part's whole range lies within it. */
@@ -79,7 +80,15 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     const own: unknown[] = [];
     const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, own)})`;
     if ('values' in s) {
-      set(`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`, own);
+      // A number the same as an accepted one: its own arm, through the (name, min, max) index.
+      const arms = [`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`];
+      for (const v of s.nums ?? []) {
+        const names = typeof s.name === 'string' ? [s.name] : s.name;
+        const [lo, hi] = sameNumberBounds(v);
+        arms.push(`SELECT s.prow FROM ${t.specs} s WHERE s.name IN (${placeholders(names, own)}) AND s.min BETWEEN ? AND ? AND s.max BETWEEN ? AND ?`);
+        own.push(lo, hi, lo, hi);
+      }
+      set(arms.join(' UNION ALL '), own);
     } else {
       const conds = [named, 's.min IS NOT NULL'];
       for (const [bound, sql] of RANGE_SQL) {
