@@ -35,7 +35,8 @@ export class FixtureError extends Error {
   override name = 'FixtureError';
 }
 
-const SLUG = /^[a-z0-9-]+\/[A-Za-z0-9._-]+$/;
+/** A part slug: manufacturer slug / MPN slug ("~" starts the escape of a letter outside ASCII, catalog/mpn.ts). */
+const SLUG = /^[a-z0-9-]+\/[A-Za-z0-9._~-]+$/;
 
 /** Checks one parsed line; throws FixtureError naming the line and the problem. */
 export function validateQuery(x: unknown, where: string): RelevanceQuery {

@@ -27,15 +27,38 @@ export function categoryWords(query: string): string {
     .join(' ');
 }
 
-/** The categories the query names, best first, with the matcher's confidence (empty when none is named confidently). */
+/**
+ * Words that say which parts of a category, not which category: how many channels, what colour, how it
+ * mounts ("quad comparator", "red led", "white LED through hole").
+ */
+const QUALIFIER_WORDS = new Set([
+  ...['single', 'dual', 'triple', 'quad', 'quadruple', 'hex', 'octal'],
+  ...['red', 'green', 'blue', 'yellow', 'orange', 'amber', 'white', 'warm', 'cool', 'rgb', 'infrared', 'ir', 'uv'],
+  ...['through', 'hole', 'surface', 'mount', 'smd', 'smt', 'tht'],
+]);
+
+/**
+ * The categories the query names, best first, with the matcher's confidence (empty when none is named
+ * confidently): the category words together, or else the same words without qualifiers (QUALIFIER_WORDS:
+ * "white LED through hole" names the LED categories, whose names say nothing of colour or mounting).
+ * A run of a description's words ("Step-Down Voltage Regulator" in "Adjustable 3A 150kHz Step-Down
+ * Voltage Regulator") is not tried: it named categories the description was not about (real-nl -0.014
+ * and -0.032 on two seeds, bench/results/relevance.md).
+ */
 export function namedCategories(matcher: CategoryMatcher | undefined, query: string): CategoryMatch[] {
   if (!matcher) return [];
-  const words = categoryWords(query);
-  if (words === '') return [];
-  const matches = matcher.match(words, MAX_NAMED);
-  const best = matches[0]?.confidence ?? 0;
-  if (best < NAMED_MIN) return [];
-  return matches.filter((m) => m.confidence >= best - NAMED_SPREAD);
+  const all = categoryWords(query);
+  if (all === '') return [];
+  const named = (words: string) => {
+    const matches = matcher.match(words, MAX_NAMED);
+    const best = matches[0]?.confidence ?? 0;
+    return best >= NAMED_MIN ? matches.filter((m) => m.confidence >= best - NAMED_SPREAD) : [];
+  };
+  const whole = named(all);
+  if (whole.length) return whole;
+  const words = all.split(' ');
+  const unqualified = words.filter((w) => !QUALIFIER_WORDS.has(w.toLowerCase()));
+  return unqualified.length && unqualified.length < words.length ? named(unqualified.join(' ')) : [];
 }
 
 /** Named category slug -> whether the query says that category's own name exactly (CategoryMatch.exact). */

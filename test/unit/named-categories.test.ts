@@ -44,6 +44,19 @@ describe('namedCategories', () => {
     ).toEqual(['discrete/mosfets', 'transistors/mosfets']);
   });
 
+  it('names a category by the query words without their qualifiers (counts, colours, mounting) when all of them name none', () => {
+    expect(matcher.match(categoryWords('dual black through hole pin headers'), 1)[0]!.confidence).toBeLessThan(NAMED_MIN);
+    expect(namedCategories(matcher, 'dual black through hole pin headers')).toEqual([]); // "black" is no qualifier
+    expect(namedCategories(matcher, 'dual through hole pin headers 1x6').map((m) => m.slug)).toEqual(['connectors/pin-headers']);
+    expect(
+      namedCategories(matcher, 'quad n-channel MOSFETs')
+        .map((m) => m.slug)
+        .sort(),
+    ).toEqual(['discrete/mosfets', 'transistors/mosfets']);
+    // a description's words are not cut down to a run that names something ("bridge" stays)
+    expect(namedCategories(matcher, 'usb to uart bridge')).toEqual([]);
+  });
+
   it('names nothing when the query does not say a name (a resemblance is not enough), or without a matcher', () => {
     for (const q of ['usb to uart bridge', 'wire harness', 'headers']) {
       const best = matcher.match(categoryWords(q), 1)[0]?.confidence ?? 0;

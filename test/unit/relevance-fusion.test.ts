@@ -186,8 +186,8 @@ describe('constraint satisfaction of the top 5', () => {
       // No 1 kΩ 0402 resistor in the fixture: cannot pass or fail.
       expect(by.a3!.constraints).toMatchObject({ parsed: 3, checked: 0, satisfied: null });
       expect(by.a4!.constraints).toMatchObject({ parsed: 0, checked: 0, satisfied: null });
-      // "dual": the number of channels, which the fixture's dual op amps hold.
-      expect(by.a5!.constraints).toMatchObject({ parsed: 1, satisfied: true });
+      // "dual": the number of channels, which the fixture's dual op amps hold; "op amp" names their category.
+      expect(by.a5!.constraints).toMatchObject({ parsed: 2, satisfied: true });
       expect(by.m1!.constraints).toBeNull();
       expect(by.a1!.fusion).toBe(DEFAULT_FUSION);
       expect(r.constraints).toMatchObject({ queries: 3, satisfied: 3, share: 1, unconstrained: 1, unsatisfiable: 1 });
