@@ -12,7 +12,8 @@
  * - A worker that dies (a native crash, out of memory) fails its calls. A call that gets no answer
  *   within its time limit fails too, and its worker is retired and ended once idle: terminating a worker
  *   inside a forward pass aborts the whole process (onnxruntime-node throws a C++ exception as the
- *   thread's environment goes away). Either way calls in the next RESTART_AFTER_MS fail at once, and
+ *   thread's environment goes away). Such a worker is abandoned: it no longer keeps the process alive,
+ *   and closing waits at most ABANDONED_GRACE_MS for its pass, so a hung pass cannot hold up a shutdown. Either way calls in the next RESTART_AFTER_MS fail at once, and
  *   the call after that starts a new worker. So one failure neither hangs requests nor leaves the
  *   service without embeddings for good.
  */
@@ -35,6 +36,14 @@ interface Running {
   info?: ModelInfo;
   /** The failure of this worker has been recorded (the restart pause runs from it). */
   recorded: boolean;
+  /**
+   * A call of this worker went unanswered past its time limit: the worker may never answer again (a hung
+   * forward pass), so it no longer keeps the process alive, and closing does not wait for it.
+   */
+  abandoned: boolean;
+  /** Resolves when the worker is abandoned. */
+  whenAbandoned: Promise<void>;
+  abandon(): void;
 }
 
 /** After a worker fails, calls fail at once for this long before a new worker is tried. */
@@ -44,6 +53,8 @@ const LOAD_LIMIT_MS = 120_000;
 /** Time limit of one embedding call (plus PER_TEXT_MS per text). */
 const CALL_LIMIT_MS = 30_000;
 const PER_TEXT_MS = 100;
+/** How long closing waits for abandoned workers' passes to end (cleanly) before it lets go of them. */
+const ABANDONED_GRACE_MS = 10_000;
 
 let bindingPinned = false;
 
@@ -73,12 +84,15 @@ export interface WorkerEmbedder extends Embedder {
 
 export async function createWorkerEmbedder(
   o: TransformersEmbedderOptions,
-  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number; log?: Logger } = {},
+  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number; abandonedGraceMs?: number; log?: Logger } = {},
 ): Promise<WorkerEmbedder> {
   const log = opts.log;
   const restartAfterMs = opts.restartAfterMs ?? RESTART_AFTER_MS;
   const callLimitMs = opts.callLimitMs ?? CALL_LIMIT_MS;
   const perTextMs = opts.perTextMs ?? PER_TEXT_MS;
+  const abandonedGraceMs = opts.abandonedGraceMs ?? ABANDONED_GRACE_MS;
+  /** Retired workers not ended yet (each its endWhenIdle). */
+  const ending = new Set<Promise<void>>();
   let running: Running | null = null;
   let failed: { at: number; error: Error } | null = null;
   let closed = false;
@@ -100,7 +114,21 @@ export async function createWorkerEmbedder(
     pinBinding();
     const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
     worker.unref();
-    const r: Running = { worker, client: workerClient(worker, 'the embedding worker'), busy: new Set(), recorded: false };
+    let abandon = () => {};
+    const whenAbandoned = new Promise<void>((resolve) => (abandon = resolve));
+    const r: Running = {
+      worker,
+      client: workerClient(worker, 'the embedding worker'),
+      busy: new Set(),
+      recorded: false,
+      abandoned: false,
+      whenAbandoned,
+      abandon() {
+        r.abandoned = true;
+        worker.unref();
+        abandon();
+      },
+    };
     worker.once('exit', () => recordFailure(r, r.client.dead ?? new Error('the embedding worker exited')));
     return r;
   };
@@ -117,11 +145,14 @@ export async function createWorkerEmbedder(
   const retire = (r: Running, error: Error): Promise<void> => {
     recordFailure(r, error);
     if (running === r) running = null;
-    return endWhenIdle(r);
+    const ended = endWhenIdle(r);
+    ending.add(ended);
+    void ended.then(() => ending.delete(ended));
+    return ended;
   };
   /** Counts work of the worker until `p` settles: it is ref'd meanwhile, and not ended before. */
   const track = (r: Running, p: Promise<unknown>): void => {
-    if (r.busy.size === 0) r.worker.ref();
+    if (r.busy.size === 0 && !r.abandoned) r.worker.ref();
     const settled = p.then(
       () => undefined,
       () => undefined,
@@ -143,6 +174,7 @@ export async function createWorkerEmbedder(
     return new Promise<T>((resolve, reject) => {
       timer = setTimeout(() => {
         const e = new Error(`the embedding worker did not answer within ${limitMs} ms`);
+        r.abandon();
         void retire(r, e);
         reject(e);
       }, limitMs);
@@ -192,15 +224,26 @@ export async function createWorkerEmbedder(
       closed = true;
       const r = running;
       running = null;
-      if (!r) return;
-      try {
-        await Promise.allSettled([...r.busy]);
-        // Posted like any call, so the process stays up for the answer and for the end of the worker.
-        if (!r.client.dead) await post(r, { op: 'close' }, callLimitMs);
-      } catch {
-        // the worker is going away either way
-      } finally {
-        await endWhenIdle(r);
+      if (r) {
+        try {
+          // The calls in flight, each within its time limit: one that runs past it abandons the worker.
+          await Promise.race([Promise.allSettled([...r.busy]), r.whenAbandoned]);
+          // Posted like any call, so the process stays up for the answer and for the end of the worker.
+          if (!r.client.dead && !r.abandoned) await post(r, { op: 'close' }, callLimitMs);
+        } catch {
+          // the worker is going away either way
+        } finally {
+          // An abandoned worker was retired when its call ran out: it is among `ending`.
+          if (!r.abandoned) await endWhenIdle(r);
+        }
+      }
+      // Abandoned workers get a grace period to finish their pass and end cleanly; after it closing lets
+      // go of them (a hung pass must not hold up a shutdown). Ending the process while one is still
+      // inside its pass may abort it (onnxruntime-node, see above): the price of not hanging.
+      if (ending.size) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled([...ending]), new Promise((resolve) => (timer = setTimeout(resolve, abandonedGraceMs)))]);
+        clearTimeout(timer);
       }
     },
   };

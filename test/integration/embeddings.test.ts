@@ -171,6 +171,51 @@ console.log('closed');
   });
 });
 
+describe('an embedding worker that does not answer in time', () => {
+  /** Runs a script in a process of its own: its output, exit status and signal, and how long it took. */
+  const run = (body: string) => {
+    const script = path.join(tempDir(), 'abandoned.mts');
+    fs.writeFileSync(
+      script,
+      `import { createWorkerEmbedder } from ${JSON.stringify(path.resolve('src/embeddings/worker-embedder.ts'))};
+const open = (graceMs: number) => createWorkerEmbedder({ dir: ${JSON.stringify(modelDir)} }, { callLimitMs: 300, perTextMs: 0, abandonedGraceMs: graceMs });
+const texts = (n: number) => Array.from({ length: n }, (_, i) => \`text \${i} of a long batch\`);
+${body}
+console.log('closed');
+`,
+    );
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 90_000 });
+    return { ...r, ms: performance.now() - t0 };
+  };
+
+  it('lets a slow pass that ran out of time end within the grace period, then closes cleanly', () => {
+    // 1,500 texts take a few seconds: past the 300 ms limit, within the 60 s grace.
+    const r = run(`const e = await open(60_000);
+await e.embed(texts(1500)).catch(() => undefined);
+await e.close();`);
+    expect(r.stdout.trim(), r.stderr).toBe('closed');
+    expect(r.status, r.stderr).toBe(0);
+  }, 100_000);
+
+  it('does not let a pass that never ends hold up closing or the end of the process', () => {
+    // 30,000 texts keep a worker in its pass for a minute or more: as a hung pass would. One ran out before
+    // close(), one is still running when close() starts; after the 1 s grace closing lets go of both. The
+    // process then ends at once: cleanly, or aborted by onnxruntime-node as it tears down a thread inside a
+    // pass (what an orchestrator's kill would do later), but it ends.
+    const r = run(`const a = await open(1000);
+await a.embed(texts(30_000)).catch(() => undefined);
+await a.close();
+const b = await open(1000);
+const pending = b.embed(texts(30_000)).catch(() => undefined);
+await b.close();
+await pending;`);
+    expect(r.stdout.trim(), r.stderr).toBe('closed');
+    expect(r.status === 0 || r.signal === 'SIGABRT', `${r.status} ${r.signal} ${r.stderr}`).toBe(true);
+    expect(r.ms).toBeLessThan(30_000); // two model loads and two 1 s grace periods: seconds, not minutes
+  }, 100_000);
+});
+
 describe('embedding model that cannot be loaded', () => {
   it('leaves the service lexical-only, and says why', async () => {
     const status = await loadEmbedder({ embeddingModelDir: tempDir(), embeddingModelId: null, embeddingBatchSize: 16 });
