@@ -222,11 +222,17 @@ describe('throttle', () => {
 describe('error forms', () => {
   it('names the bad field in the 422 validation form', async () => {
     const { secret } = await api.key();
-    const res = await api.get(`/v1/parts/yageo/${'X'.repeat(601)}`, secret);
+    const res = await api.get(`/v1/parts/yageo/${'X'.repeat(2401)}`, secret);
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({
       detail: [
-        { loc: ['path', 'mpn'], msg: 'String should have at most 600 characters', type: 'string_too_long', input: 'X'.repeat(601), ctx: { limit: 600 } },
+        {
+          loc: ['path', 'mpn'],
+          msg: 'String should have at most 2400 characters',
+          type: 'string_too_long',
+          input: `${'X'.repeat(1000)}…`,
+          ctx: { limit: 2400 },
+        },
       ],
     });
   });

@@ -5,6 +5,7 @@
  * anything else 404 not_found.
  */
 import { mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
+import { partId } from '../../catalog/normalise.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -35,8 +36,8 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
         required: ['manufacturer', 'mpn'],
         properties: {
           manufacturer: { type: 'string', minLength: 1, maxLength: 200, description: 'Manufacturer slug, e.g. texas-instruments.' },
-          // An MPN of 40 CJK characters has a slug of 360 ("~" and two hex digits per UTF-8 byte).
-          mpn: { type: 'string', minLength: 1, maxLength: 600, description: 'MPN slug, e.g. LM358DR (the `slug` of a search result after the manufacturer).' },
+          // The slug of a 200-character MPN (the dump's limit) of letters outside the BMP: 4 UTF-8 bytes of 3 characters each.
+          mpn: { type: 'string', minLength: 1, maxLength: 2400, description: 'MPN slug, e.g. LM358DR (the `slug` of a search result after the manufacturer).' },
         },
       },
       responses: {
@@ -56,9 +57,11 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
         let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
         let asWritten = false;
         if (mfr && !found && mpnSlug(mpn) !== mpn) {
-          found = await s.engine.getPartBySlug(mfr, mpnSlug(mpn));
+          // By its key, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
+          // slug escapes Ω's bytes, not ω's).
+          const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
+          if (part) found = { part, exact: false };
           asWritten = true;
-          if (found && normaliseMpn(found.part.mpn) !== normaliseMpn(mpn)) found = null;
         }
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
         if (!found.exact || mfr !== manufacturer || asWritten) {
