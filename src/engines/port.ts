@@ -24,7 +24,14 @@ export interface NumericRange {
  * names catalogues use). `values`: display values accepted as written, or (`nums`) single SI values a
  * part's number equals (within a relative 1e-9, engines/same-number.ts: "0.1uF" is the "100nF" and "100nF@1kHz" parts).
  */
-export type SpecFilter = { name: string | readonly string[]; values: string[]; nums?: number[] } | { name: string | readonly string[]; range: NumericRange };
+export type SpecFilter =
+  | {
+      name: string | readonly string[];
+      values: string[];
+      nums?: number[];
+      /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */ numUnit?: string | null;
+    }
+  | { name: string | readonly string[]; range: NumericRange };
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {

@@ -105,20 +105,30 @@ const NOT_NUMERIC = (name: string) =>
   `"${name}" has no values a range can compare (text, or numbers in units the catalogue does not read); give a list of accepted values`;
 
 /**
- * The accepted values of a value list read as single numbers in the spec's unit, as the ingest reads a
+ * The accepted values of a value list that are one number in the spec's unit, read as the ingest reads a
  * part's values (parseSpecValue, the unit as a hint: "10k" on Resistance): a part holding the same number
- * matches whatever its text ("0.1uF" accepts "100nF" and "100nF@1kHz"). Entries in another unit, ranges,
- * text, and every entry of a text-only spec are matched as written only.
+ * in that unit matches whatever its text ("0.1uF" accepts "100nF" and "100nF@1kHz"). Entries in another
+ * unit, lists, ranges, conditions ("250V@DC"), text, and every entry of a text-only spec are matched as
+ * written only.
  */
-function sameNumbers(values: readonly string[], name: string, specUnits: SpecUnits, view: CatalogView | null): { nums?: number[] } {
+function sameNumbers(values: readonly string[], name: string, specUnits: SpecUnits, view: CatalogView | null): { nums?: number[]; numUnit?: string | null } {
   const unit = specUnits.get(name) ?? null;
   if (unit === null && !(view?.unitlessNumericSpecs().has(name) ?? false)) return {};
   const nums: number[] = [];
   for (const v of values) {
+    if (!isSingleQuantity(v)) continue;
     const p = parseSpecValue(v.trim(), unit);
     if (p && p.value !== null && p.unit === unit && !nums.includes(p.value)) nums.push(p.value);
   }
-  return nums.length ? { nums } : {};
+  // A part's number must be in the same unit: a spec name may hold several ("Gain": dB and V/V).
+  return nums.length ? { nums, numUnit: unit } : {};
+}
+
+/** One number and its unit, nothing else ("0.1uF", "4k7", "±1%"); not "3.3V, 5V", "250V@DC", "2x10k", "20V/V", "5V max". */
+const SINGLE_QUANTITY = /^[±+-]?(?:\d+(?:\.\d*)?|\.\d+)[a-zµμ]*\d*[a-zΩµμ%℃°]*$/iu;
+function isSingleQuantity(v: string): boolean {
+  const s = v.replace(/\s+/g, '');
+  return SINGLE_QUANTITY.test(s) && !/\dx\d/i.test(s) && !/max|min|typ/i.test(s);
 }
 
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */

@@ -221,16 +221,20 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       const ids = async (specs: EngineFilters['specs'], text: string | null = null) =>
         new Set(await mpnsOf((await engine.textSearch({ text, filters: { specs }, limit: 10, offset: 0 })).hits.map((h) => h.id)));
       // "0.1uF" is no part's text; 100nF is GRM188R71H104KA93D's (a float of 0.1e-6 and 100e-9 apart)
-      expect(await ids([{ name: 'Capacitance', values: ['0.1uF'], nums: [0.1 * 1e-6] }])).toEqual(new Set(['GRM188R71H104KA93D']));
+      expect(await ids([{ name: 'Capacitance', values: ['0.1uF'], nums: [0.1 * 1e-6], numUnit: 'F' }])).toEqual(new Set(['GRM188R71H104KA93D']));
+      // the same number in another unit is another value
+      expect(await ids([{ name: 'Capacitance', values: [], nums: [1e-7], numUnit: 'H' }])).toEqual(new Set());
       expect(await ids([{ name: 'Capacitance', values: ['0.1uF'] }])).toEqual(new Set());
       // a number the dump gave (RC0603FR-0710KL) and one read from the text alone (0603WAF1002T5E); 4.7k is neither
-      expect(await ids([{ name: 'Resistance', values: ['4.7kΩ'], nums: [1e4] }])).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
-      expect(await ids([{ name: ['Voltage Rated', 'Allowable voltage'], values: [], nums: [16, 10] }], 'capacitor')).toEqual(
+      expect(await ids([{ name: 'Resistance', values: ['4.7kΩ'], nums: [1e4], numUnit: 'Ω' }])).toEqual(
+        new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']),
+      );
+      expect(await ids([{ name: ['Voltage Rated', 'Allowable voltage'], values: [], nums: [16, 10], numUnit: 'V' }], 'capacitor')).toEqual(
         new Set(['CL10A106KP8NNNC', 'T491A106K016AT']),
       );
       // a near number is another value
-      expect(await ids([{ name: 'Voltage Rated', values: [], nums: [16.0001] }])).toEqual(new Set());
-      const facets = await engine.facets({ text: null, filters: { specs: [{ name: 'Capacitance', values: [], nums: [1e-5] }] } });
+      expect(await ids([{ name: 'Voltage Rated', values: [], nums: [16.0001], numUnit: 'V' }])).toEqual(new Set());
+      const facets = await engine.facets({ text: null, filters: { specs: [{ name: 'Capacitance', values: [], nums: [1e-5], numUnit: 'F' }] } });
       expect(facets.total).toBe(2);
     });
 

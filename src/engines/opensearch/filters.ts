@@ -17,7 +17,8 @@ function specClause(s: SpecFilter): Dsl {
   if ('values' in s) {
     const same = (s.nums ?? []).map((v) => {
       const [lo, hi] = sameNumberBounds(v);
-      return { bool: { filter: [{ range: { 'specs.min': { gte: lo, lte: hi } } }, { range: { 'specs.max': { gte: lo, lte: hi } } }] } };
+      const unit: Dsl = s.numUnit ? { term: { 'specs.unit': s.numUnit } } : { bool: { must_not: { exists: { field: 'specs.unit' } } } };
+      return { bool: { filter: [{ range: { 'specs.min': { gte: lo, lte: hi } } }, { range: { 'specs.max': { gte: lo, lte: hi } } }, unit] } };
     });
     conds.push(
       same.length ? { bool: { should: [{ terms: { 'specs.value': s.values } }, ...same], minimum_should_match: 1 } } : { terms: { 'specs.value': s.values } },

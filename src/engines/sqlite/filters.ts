@@ -85,8 +85,10 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
       for (const v of s.nums ?? []) {
         const names = typeof s.name === 'string' ? [s.name] : s.name;
         const [lo, hi] = sameNumberBounds(v);
-        arms.push(`SELECT s.prow FROM ${t.specs} s WHERE s.name IN (${placeholders(names, own)}) AND s.min BETWEEN ? AND ? AND s.max BETWEEN ? AND ?`);
-        own.push(lo, hi, lo, hi);
+        arms.push(
+          `SELECT s.prow FROM ${t.specs} s WHERE s.name IN (${placeholders(names, own)}) AND s.min BETWEEN ? AND ? AND s.max BETWEEN ? AND ? AND s.unit IS ?`,
+        );
+        own.push(lo, hi, lo, hi, s.numUnit ?? null);
       }
       set(arms.join(' UNION ALL '), own);
     } else {
