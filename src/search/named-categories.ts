@@ -27,20 +27,23 @@ export function categoryWords(query: string): string {
     .join(' ');
 }
 
+/** Words that say how a part mounts ("white LED through hole"). */
+const MOUNTING_WORDS = new Set(['through', 'hole', 'through-hole', 'tht', 'surface', 'mount', 'surface-mount', 'smd', 'smt']);
 /**
- * Words that say which parts of a category, not which category: how many channels, what colour, how it
- * mounts ("quad comparator", "red led", "white LED through hole").
+ * Words that say which parts of a category, not which category: how many channels, what colour ("quad
+ * comparator", "red led"). Not the kinds with categories of their own: infrared, UV and RGB LEDs.
  */
 const QUALIFIER_WORDS = new Set([
   ...['single', 'dual', 'triple', 'quad', 'quadruple', 'hex', 'octal'],
-  ...['red', 'green', 'blue', 'yellow', 'orange', 'amber', 'white', 'warm', 'cool', 'rgb', 'infrared', 'ir', 'uv'],
-  ...['through', 'hole', 'surface', 'mount', 'smd', 'smt', 'tht'],
+  ...['red', 'green', 'blue', 'yellow', 'orange', 'amber', 'white', 'warm', 'cool'],
 ]);
+const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}-]/gu, '');
 
 /**
  * The categories the query names, best first, with the matcher's confidence (empty when none is named
- * confidently): the category words together, or else the same words without qualifiers (QUALIFIER_WORDS:
- * "white LED through hole" names the LED categories, whose names say nothing of colour or mounting).
+ * confidently): the category words together; or else the same words without mounting words ("ir led
+ * smd" names the infrared LEDs); or else without counts and colours too ("white LED through hole" names
+ * the LED categories, whose names say nothing of colour or mounting).
  * A run of a description's words ("Step-Down Voltage Regulator" in "Adjustable 3A 150kHz Step-Down
  * Voltage Regulator") is not tried: it named categories the description was not about (real-nl -0.014
  * and -0.032 on two seeds, bench/results/relevance.md).
@@ -54,11 +57,16 @@ export function namedCategories(matcher: CategoryMatcher | undefined, query: str
     const best = matches[0]?.confidence ?? 0;
     return best >= NAMED_MIN ? matches.filter((m) => m.confidence >= best - NAMED_SPREAD) : [];
   };
-  const whole = named(all);
-  if (whole.length) return whole;
-  const words = all.split(' ');
-  const unqualified = words.filter((w) => !QUALIFIER_WORDS.has(w.toLowerCase()));
-  return unqualified.length && unqualified.length < words.length ? named(unqualified.join(' ')) : [];
+  let words = all.split(' ');
+  let result = named(all);
+  for (const drop of [MOUNTING_WORDS, QUALIFIER_WORDS]) {
+    if (result.length) return result;
+    const kept = words.filter((w) => !drop.has(bare(w)));
+    if (kept.length === 0 || kept.length === words.length) continue;
+    words = kept;
+    result = named(words.join(' '));
+  }
+  return result;
 }
 
 /** Named category slug -> whether the query says that category's own name exactly (CategoryMatch.exact). */

@@ -21,6 +21,9 @@ const tree: CategoryData[] = [
   cat('transistors/mosfets', 'MOSFETs', 300),
   cat('discrete/mosfets', 'MOSFETs', 200),
   cat('usb-ics', 'USB ICs', 50),
+  cat('optoelectronics', 'Optoelectronics', 300),
+  cat('optoelectronics/light-emitting-diodes-led', 'Light Emitting Diodes (LED)', 200),
+  cat('optoelectronics/infrared-ir-leds', 'Infrared (IR) LEDs', 40),
 ];
 const matcher = createCategoryMatcher(tree);
 
@@ -55,6 +58,10 @@ describe('namedCategories', () => {
     ).toEqual(['discrete/mosfets', 'transistors/mosfets']);
     // a description's words are not cut down to a run that names something ("bridge" stays)
     expect(namedCategories(matcher, 'usb to uart bridge')).toEqual([]);
+    // mounting words go first, so a kind with a category of its own keeps it: infrared, not any LED
+    expect(namedCategories(matcher, 'white LED through-hole').map((m) => m.slug)).toEqual(['optoelectronics/light-emitting-diodes-led']);
+    expect(namedCategories(matcher, 'ir led smd').map((m) => m.slug)).toEqual(['optoelectronics/infrared-ir-leds']);
+    expect(namedCategories(matcher, 'red')).toEqual([]);
   });
 
   it('names nothing when the query does not say a name (a resemblance is not enough), or without a matcher', () => {
