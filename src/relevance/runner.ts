@@ -211,7 +211,7 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
   let fusion: Fusion | null = null;
   let constraints: QueryConstraints | null = null;
   if (q.endpoint === 'mpn') {
-    const cands = await searchMpn(ctx.engine, q.query, { limit: RESULT_LIMIT });
+    const cands = await searchMpn(ctx.engine, q.query, { limit: RESULT_LIMIT, stems: true });
     slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id))).map((p) => p.slug);
   } else {
     const status = statusOf(q);

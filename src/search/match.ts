@@ -9,6 +9,7 @@ import type { CatalogView } from '../catalog/view.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import { editDistance } from '../catalog/edit-distance.ts';
 import { normaliseMpn } from '../catalog/mpn.ts';
+import { packagingStemHits } from './packaging-stems.ts';
 import { searchMpn, type MpnTier } from './mpn.ts';
 
 export interface MatchLine {
@@ -30,34 +31,19 @@ export interface MatchResult {
 }
 
 /**
- * Packaging and ordering suffixes a BOM line may add to a catalogue MPN (normalised: no punctuation),
- * longest first: tape and reel, cut tape, lead-free and RoHS marks, distributor suffixes.
- */
-const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', 'PBF', 'NOPB', 'GE3', 'TR', 'RL', 'CT', 'ND', 'E3', 'E4', 'G4', 'R'];
-// Not a bare "T": it is as often a package code (2N7002T is SOT-523, 2N7002 SOT-23).
-/** Shortest MPN key a stem may be: shorter ones are generic prefixes ("LM35" of "LM358"). */
-const STEM_MIN_KEY = 6;
-/**
- * Confidence of a catalogue MPN that the line extends by a packaging suffix: below an exact or variant
- * match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 + tape and reel),
- * each further one STEM_STEP lower.
+ * Confidence of a catalogue MPN that the line extends by a packaging suffix (packaging-stems.ts): below an
+ * exact or variant match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 +
+ * tape and reel), each further one STEM_STEP lower.
  */
 const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
 /** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
 async function packagingStems(engine: SearchEngine, key: string): Promise<Map<number, number>> {
-  const stems = [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
-    .filter((stem) => stem.length >= STEM_MIN_KEY)
-    .sort((a, b) => b.length - a.length);
   const out = new Map<number, number>();
-  let found = 0;
-  for (const stem of stems) {
-    const hits = await engine.mpnLookup({ key: stem, mode: 'exact', limit: 10 });
-    if (hits.length === 0) continue;
+  (await packagingStemHits(engine, key)).forEach((hits, found) => {
     for (const h of hits) if (!out.has(h.id)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * found);
-    found++;
-  }
+  });
   return out;
 }
 

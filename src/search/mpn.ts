@@ -3,14 +3,45 @@
  * src/engines/mpn-tiers.ts defines them), case- and punctuation-insensitive. The engine answers
  * through SearchEngine.mpnSearch: SQLite composes the tiers from B-tree and trigram lookups,
  * OpenSearch from one bool query.
+ *
+ * With `stems` (GET /v1/parts/search), the catalogue MPNs the query extends by a packaging suffix
+ * (packaging-stems.ts: "LM358DR" lists LM358D) join the variants, after those the engine found, when
+ * the query is itself an MPN (an exact hit) or no MPN starts with it (a BOM line's "STM32F103C8T6TR"): a
+ * prefix query's results all start with it.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
 import type { EngineFilters, MpnCandidate, SearchEngine } from '../engines/port.ts';
+import { packagingStemHits } from './packaging-stems.ts';
 
 export type { MpnCandidate, MpnTier } from '../engines/port.ts';
 
-export async function searchMpn(engine: SearchEngine, query: string, opts: { limit?: number; filters?: EngineFilters } = {}): Promise<MpnCandidate[]> {
+export async function searchMpn(
+  engine: SearchEngine,
+  query: string,
+  opts: { limit?: number; filters?: EngineFilters; stems?: boolean } = {},
+): Promise<MpnCandidate[]> {
   const key = normaliseMpn(query);
   if (!key) return [];
-  return engine.mpnSearch({ key, limit: opts.limit ?? 10, filters: opts.filters });
+  const limit = opts.limit ?? 10;
+  const cands = await engine.mpnSearch({ key, limit, filters: opts.filters });
+  if (!opts.stems) return cands;
+  const exact = cands.some((c) => c.tier === 'exact');
+  const starts = cands.some((c) => c.tier === 'exact' || c.tier === 'variant' || c.tier === 'prefix');
+  if (!exact && starts) return cands;
+  // A part the engine found by a lower tier (infix, fuzzy) moves up to its stem reading; exact and
+  // variant hits stay where they are.
+  const kept = new Set(cands.filter((c) => c.tier === 'exact' || c.tier === 'variant').map((c) => c.id));
+  const stems: MpnCandidate[] = [];
+  const stemIds = new Set<number>();
+  for (const hits of await packagingStemHits(engine, key, { limit, filters: opts.filters })) {
+    for (const h of hits) {
+      if (kept.has(h.id) || stemIds.has(h.id)) continue;
+      stemIds.add(h.id);
+      stems.push({ id: h.id, tier: 'variant', matched: h.stem });
+    }
+  }
+  if (!stems.length) return cands;
+  const head = cands.filter((c) => kept.has(c.id));
+  const tail = cands.filter((c) => !kept.has(c.id) && !stemIds.has(c.id));
+  return [...head, ...stems, ...tail].slice(0, limit);
 }

@@ -40,13 +40,13 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
       operationId: 'searchPartsByMpn',
       summary: 'Search parts by MPN',
       description:
-        'Exact, prefix or fuzzy; case- and punctuation-insensitive. Ranking tiers: exact MPN (all manufacturers), packaging variants and alternate MPNs, prefix, infix, fuzzy (one or two edits). No match: hits 0.',
+        'Exact, prefix or fuzzy; case- and punctuation-insensitive. Ranking tiers: exact MPN (all manufacturers), packaging variants and alternate MPNs (LM358D lists LM358DR, and LM358DR lists LM358D), prefix, infix, fuzzy (one or two edits). No match: hits 0.',
       tags: ['parts'],
       access: 'parts:read',
       query: { type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'Exact or partial MPN.' } } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
       handler: async (_ctx, { query }) => {
-        const cands = await searchMpn(s.engine, query.mpn as string, { limit: 10 });
+        const cands = await searchMpn(s.engine, query.mpn as string, { limit: 10, stems: true });
         const parts = orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
         return { hits: parts.length, results: parts.map(presentPart) };
       },

@@ -1,0 +1,36 @@
+/**
+ * Packaging stems: a catalogue MPN that a query or BOM line extends by a packaging or ordering suffix
+ * ("STM32F103C8T6TR" for STM32F103C8T6, "LM358DR" for LM358D). Match ranks them as candidates of their
+ * own (match.ts); MPN search lists them with the packaging variants (mpn.ts).
+ */
+import type { EngineFilters, SearchEngine } from '../engines/port.ts';
+
+/**
+ * Packaging and ordering suffixes a BOM line may add to a catalogue MPN (normalised: no punctuation),
+ * longest first: tape and reel, cut tape, lead-free and RoHS marks, distributor suffixes.
+ * Not a bare "T": it is as often a package code (2N7002T is SOT-523, 2N7002 SOT-23).
+ */
+const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', 'PBF', 'NOPB', 'GE3', 'TR', 'RL', 'CT', 'ND', 'E3', 'E4', 'G4', 'R'];
+/** Shortest MPN key a stem may be: shorter ones are generic prefixes ("LM35" of "LM358"). */
+const STEM_MIN_KEY = 6;
+
+/** The keys `key` extends by one packaging suffix, the one that strips least first ("2N7002TR": 2N7002T, then 2N7002). */
+export function stemKeys(key: string): string[] {
+  return [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
+    .filter((stem) => stem.length >= STEM_MIN_KEY)
+    .sort((a, b) => b.length - a.length);
+}
+
+/** Parts whose MPN key (or alias) is a stem of `key`, stem by stem (those that strip least first), each with the stem. */
+export async function packagingStemHits(
+  engine: SearchEngine,
+  key: string,
+  opts: { limit?: number; filters?: EngineFilters } = {},
+): Promise<{ id: number; stem: string }[][]> {
+  const out: { id: number; stem: string }[][] = [];
+  for (const stem of stemKeys(key)) {
+    const hits = await engine.mpnLookup({ key: stem, mode: 'exact', limit: opts.limit ?? 10, filters: opts.filters });
+    if (hits.length) out.push(hits.map((h) => ({ id: h.id, stem })));
+  }
+  return out;
+}

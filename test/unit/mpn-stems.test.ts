@@ -1,0 +1,46 @@
+/**
+ * MPN search lists the catalogue MPN a query extends by a packaging suffix (src/search/mpn.ts with
+ * stems; src/search/packaging-stems.ts), on the real HTTP server over each engine: with the packaging
+ * variants when the query is an MPN itself or nothing starts with it, never for a prefix query.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { API_ENGINES, useTestApi } from '../support/api.ts';
+import { tempDir } from '../support/fixtures.ts';
+
+const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333'];
+function catalogue() {
+  const file = path.join(tempDir(), 'parts.jsonl');
+  fs.writeFileSync(file, MPNS.map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Semi', description: `part ${mpn}` })).join('\n') + '\n');
+  return { parts: file };
+}
+
+describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKind) => {
+  const t = useTestApi(engineKind, {}, catalogue);
+  const mpns = async (q: string) => {
+    const res = await t.api.get(`/v1/parts/search?mpn=${encodeURIComponent(q)}`, t.secret);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { results: { mpn: string }[] }).results.map((r) => r.mpn);
+  };
+
+  it('lists the MPN a full MPN extends by a packaging suffix with its variants, after the exact match', async () => {
+    const r = await mpns('LM358DR');
+    expect(r[0]).toBe('LM358DR');
+    expect(new Set(r.slice(1, 3))).toEqual(new Set(['LM358D', 'LM358DR2G']));
+  });
+
+  it('puts it first when the catalogue lacks the suffixed MPN (a BOM line), in any writing', async () => {
+    expect((await mpns('STM32F103C8T6TR'))[0]).toBe('STM32F103C8T6');
+    expect((await mpns('stm32f103c8t6-tr'))[0]).toBe('STM32F103C8T6');
+  });
+
+  it('leaves a prefix query to the MPNs that start with it', async () => {
+    // "XYZ1234R" is no MPN but starts XYZ1234R5; its stem XYZ1234 is an MPN that does not start with it
+    expect(await mpns('XYZ1234R')).toEqual(['XYZ1234R5']);
+  });
+
+  it('adds nothing when the query ends in no packaging suffix', async () => {
+    expect(await mpns('OPA2333')).toEqual(['OPA2333']);
+  });
+});
