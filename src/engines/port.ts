@@ -134,6 +134,11 @@ export interface MpnCandidate {
   tier: MpnTier;
   /** The key that matched (the part's MPN key or an alias key). */
   matched: string;
+  /**
+   * A packaging stem of the query (src/search/packaging-stems.ts; tier 'variant'), and which: 0 for the
+   * one that strips least. Ranks after the variants the engine found, longer stems first.
+   */
+  stem?: number;
 }
 
 export interface FacetRequest {

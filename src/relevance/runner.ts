@@ -2,7 +2,7 @@
  * Runs relevance fixtures in-process against a SearchEngine (and an optional Embedder), calling the
  * search code exactly as the HTTP routes do:
  *
- *   mpn      -> searchMpn(engine, query, { limit: 10 }) then orderCandidates (GET /v1/parts/search)
+ *   mpn      -> searchMpn(engine, query, { limit: 10, stems: true }) then orderCandidates (GET /v1/parts/search)
  *   agentic  -> agenticSearch(engine, embedder, vectors, { limit: 10, offset: 0, filters: { status } })
  *               (GET /v1/parts/agentic-search; status = params.part_status, default ["active"])
  *
@@ -212,7 +212,7 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
   let constraints: QueryConstraints | null = null;
   if (q.endpoint === 'mpn') {
     const cands = await searchMpn(ctx.engine, q.query, { limit: RESULT_LIMIT, stems: true });
-    slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id))).map((p) => p.slug);
+    slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id)), RESULT_LIMIT).map((p) => p.slug);
   } else {
     const status = statusOf(q);
     const r = await agenticSearch(ctx.engine, ctx.embedder, ctx.vectors, {

@@ -5,9 +5,10 @@
  * OpenSearch from one bool query.
  *
  * With `stems` (GET /v1/parts/search), the catalogue MPNs the query extends by a packaging suffix
- * (packaging-stems.ts: "LM358DR" lists LM358D) join the variants, after those the engine found, when
- * the query is itself an MPN (an exact hit) or no MPN starts with it (a BOM line's "STM32F103C8T6TR"): a
- * prefix query's results all start with it.
+ * (packaging-stems.ts: "LM358DR" lists LM358D) join the variants, marked `stem` so that they rank after
+ * those the engine found (orderCandidates), when the query is itself an MPN (an exact hit, or an
+ * alternate MPN's) or no MPN starts with it (a BOM line's "STM32F103C8T6TR"): a prefix query's results
+ * all start with it. The list may then hold more than `limit`: the caller cuts it after ordering.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
 import type { EngineFilters, MpnCandidate, SearchEngine } from '../engines/port.ts';
@@ -25,23 +26,24 @@ export async function searchMpn(
   const limit = opts.limit ?? 10;
   const cands = await engine.mpnSearch({ key, limit, filters: opts.filters });
   if (!opts.stems) return cands;
-  const exact = cands.some((c) => c.tier === 'exact');
+  // An MPN itself: its key or an alternate MPN's exactly.
+  const isMpn = cands.some((c) => c.tier === 'exact' || (c.tier === 'variant' && c.matched === key));
   const starts = cands.some((c) => c.tier === 'exact' || c.tier === 'variant' || c.tier === 'prefix');
-  if (!exact && starts) return cands;
+  if (!isMpn && starts) return cands;
   // A part the engine found by a lower tier (infix, fuzzy) moves up to its stem reading; exact and
   // variant hits stay where they are.
   const kept = new Set(cands.filter((c) => c.tier === 'exact' || c.tier === 'variant').map((c) => c.id));
+  if (kept.size >= limit) return cands; // the stems would rank below all of these
   const stems: MpnCandidate[] = [];
   const stemIds = new Set<number>();
-  for (const hits of await packagingStemHits(engine, key, { limit, filters: opts.filters })) {
+  (await packagingStemHits(engine, key, { limit, filters: opts.filters })).forEach((hits, order) => {
     for (const h of hits) {
       if (kept.has(h.id) || stemIds.has(h.id)) continue;
       stemIds.add(h.id);
-      stems.push({ id: h.id, tier: 'variant', matched: h.stem });
+      stems.push({ id: h.id, tier: 'variant', matched: h.stem, stem: order });
     }
-  }
+  });
   if (!stems.length) return cands;
-  const head = cands.filter((c) => kept.has(c.id));
-  const tail = cands.filter((c) => !kept.has(c.id) && !stemIds.has(c.id));
-  return [...head, ...stems, ...tail].slice(0, limit);
+  // Not cut to `limit` here: the route orders the stems by status and stock, then cuts (orderCandidates).
+  return [...cands.filter((c) => kept.has(c.id)), ...stems, ...cands.filter((c) => !kept.has(c.id) && !stemIds.has(c.id))];
 }

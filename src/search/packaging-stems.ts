@@ -27,10 +27,12 @@ export async function packagingStemHits(
   key: string,
   opts: { limit?: number; filters?: EngineFilters } = {},
 ): Promise<{ id: number; stem: string }[][]> {
+  // At most two stems (TR and R, TRPBF and PBF, GE3 and E3): looked up together.
+  const keys = stemKeys(key);
+  const found = await Promise.all(keys.map((stem) => engine.mpnLookup({ key: stem, mode: 'exact', limit: opts.limit ?? 10, filters: opts.filters })));
   const out: { id: number; stem: string }[][] = [];
-  for (const stem of stemKeys(key)) {
-    const hits = await engine.mpnLookup({ key: stem, mode: 'exact', limit: opts.limit ?? 10, filters: opts.filters });
-    if (hits.length) out.push(hits.map((h) => ({ id: h.id, stem })));
-  }
+  keys.forEach((stem, i) => {
+    if (found[i]!.length) out.push(found[i]!.map((h) => ({ id: h.id, stem })));
+  });
   return out;
 }

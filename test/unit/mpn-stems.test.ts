@@ -9,10 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 import { tempDir } from '../support/fixtures.ts';
 
-const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333'];
+const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333', '2N7002', '2N7002T'];
+/** Stock per MPN (more stock ranks first within a tier): 2N7002 is the better stocked. */
+const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10 };
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
-  fs.writeFileSync(file, MPNS.map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Semi', description: `part ${mpn}` })).join('\n') + '\n');
+  const offers = (mpn: string) => [{ distributor: 'D', currency: 'USD', stock: STOCK[mpn] ?? 1, price_breaks: [[1, 0.1]] }];
+  fs.writeFileSync(
+    file,
+    MPNS.map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Semi', description: `part ${mpn}`, offers: offers(mpn) })).join('\n') + '\n',
+  );
   return { parts: file };
 }
 
@@ -24,10 +30,12 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
     return ((await res.json()) as { results: { mpn: string }[] }).results.map((r) => r.mpn);
   };
 
-  it('lists the MPN a full MPN extends by a packaging suffix with its variants, after the exact match', async () => {
-    const r = await mpns('LM358DR');
-    expect(r[0]).toBe('LM358DR');
-    expect(new Set(r.slice(1, 3))).toEqual(new Set(['LM358D', 'LM358DR2G']));
+  it('lists the MPN a full MPN extends by a packaging suffix after the exact match and its own variants', async () => {
+    expect(await mpns('LM358DR')).toEqual(['LM358DR', 'LM358DR2G', 'LM358D']);
+  });
+
+  it('lists the stem that strips least first, whatever their stock ("2N7002TR": 2N7002T, then 2N7002)', async () => {
+    expect(await mpns('2N7002TR')).toEqual(['2N7002T', '2N7002']);
   });
 
   it('puts it first when the catalogue lacks the suffixed MPN (a BOM line), in any writing', async () => {

@@ -17,8 +17,11 @@ export const partSearchResponseSchema = {
   properties: { hits: { type: 'integer', description: 'Number of results returned.' }, results: { type: 'array', items: partSearchResultSchema } },
 };
 
-/** Within a tier: active before obsolete, then more stock first; the tier order itself is kept. */
-export function orderCandidates(cands: { id: number; tier: MpnTier }[], parts: PartRecord[]): PartRecord[] {
+/**
+ * Within a tier: active before obsolete, then more stock first; the tier order itself is kept, and the
+ * packaging stems of a query come after the engine's variants, longer stems first. At most `limit`.
+ */
+export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: number }[], parts: PartRecord[], limit = 10): PartRecord[] {
   const byId = new Map(parts.map((p) => [p.id, p]));
   return cands
     .map((c, i) => ({ c, i, p: byId.get(c.id) }))
@@ -26,9 +29,11 @@ export function orderCandidates(cands: { id: number; tier: MpnTier }[], parts: P
     .sort(
       (a, b) =>
         TIER_ORDER[a.c.tier] - TIER_ORDER[b.c.tier] ||
+        (a.c.stem ?? -1) - (b.c.stem ?? -1) ||
         (a.c.tier === 'exact' || a.c.tier === 'variant' ? (STATUS_ORDER[a.p.status] ?? 9) - (STATUS_ORDER[b.p.status] ?? 9) || b.p.stock - a.p.stock : 0) ||
         a.i - b.i,
     )
+    .slice(0, limit)
     .map((x) => x.p);
 }
 
