@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
@@ -12,6 +13,30 @@ priceContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir
 priceContract('sqlite, row-by-row plans', async () =>
   createSqliteEngine({ file: path.join(tempDir(), 'prices-probe.db'), plans: { broadSets: 'always', textRank: 'windows', facetCounts: 'scan' } }),
 );
+
+describe('sqlite engine: a version from before the price bands', () => {
+  it('answers a price-at-quantity filter with no parts, not an error, after a rollback to it', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'partsearch.db');
+    const engine = createSqliteEngine({ file });
+    const ingest = (n: number) => runIngest({ engine, embedder: null, parts: [SMALL.parts], reportFile: path.join(dir, `report-${n}.jsonl`) });
+    await ingest(1);
+    await ingest(2);
+    // v1 as an older release left it: no prices table
+    const other = new Database(file);
+    other.exec('DROP TABLE prices_v1');
+    other.close();
+    await engine.rollback();
+    const filters = { priceAt: { quantity: 100, maxUsd: 1 } };
+    expect((await engine.textSearch({ text: null, filters, limit: 10, offset: 0 })).hits).toEqual([]);
+    expect((await engine.textSearch({ text: 'resistor', filters, limit: 10, offset: 0 })).hits).toEqual([]);
+    expect((await engine.facets({ text: null, filters })).total).toBe(0);
+    // and the version with bands still answers once it is live again
+    await engine.rollback();
+    expect((await engine.textSearch({ text: null, filters, limit: 10, offset: 0 })).hits.length).toBeGreaterThan(0);
+    await engine.close();
+  });
+});
 
 describe('sqlite engine: changes made by another process', () => {
   it('sees a catalogue snapshot saved through another connection (a list edit while the API runs)', async () => {

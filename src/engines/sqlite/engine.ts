@@ -37,6 +37,9 @@ import { oncePerTurn } from '../../util/turn.ts';
 const BROAD_SET_SHARE = 1 / 4;
 const BROAD_SET_MIN = 1000;
 
+/** An empty prices table, for versions without one (see tables()). */
+const NO_PRICES = '(SELECT 0 AS prow, 0 AS qty_from, NULL AS qty_to, 0.0 AS price WHERE 0)';
+
 export interface SqliteEngineOptions {
   /** Database file; ':memory:' for tests. */
   file: string;
@@ -64,6 +67,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let metaStale = false;
   let hasVectors = false;
   let hasStatusIndex = false;
+  let hasPrices = true;
   const stmts = new Map<string, Database.Statement>();
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
@@ -93,13 +97,21 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       hasVectors = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`vec_${live}`) !== undefined;
       // Versions loaded before the (status, stock) index existed keep the set-driven plans (broadSets).
       hasStatusIndex = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`${versionTables(live).parts}_status_stock`) !== undefined;
+      hasPrices = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(versionTables(live).prices) !== undefined;
     }
   }
 
-  /** Live tables, or null when nothing is loaded. */
+  /**
+   * Live tables, or null when nothing is loaded. A version loaded before price bands were indexed has no
+   * prices table: an empty set stands in for it, so that a price-at-quantity filter matches nothing
+   * there instead of failing (the catalogue view refuses such requests with a 422, but a rollback takes
+   * up to a second to reach it).
+   */
   function tables(): VersionTables | null {
     refresh();
-    return live ? versionTables(live) : null;
+    if (!live) return null;
+    const t = versionTables(live);
+    return hasPrices ? t : { ...t, prices: NO_PRICES };
   }
 
   function stmt(sql: string): Database.Statement {
