@@ -42,6 +42,11 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
                   index_version: { type: ['string', 'null'] },
                   previous_version: { type: ['string', 'null'] },
                   parts: { type: 'integer' },
+                  index_features: {
+                    type: 'array',
+                    items: { type: 'string' },
+                    description: 'What the live index holds beyond the base: "price_bands" (PartFilters price.min_quantity). Older indexes: empty, re-ingest.',
+                  },
                 },
               },
               search_mode: { enum: ['hybrid', 'lexical-only'] },
@@ -64,7 +69,13 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
         const meta = await s.engine.meta();
         return {
           version: SERVICE_VERSION,
-          engine: { kind: info.kind, index_version: info.version, previous_version: info.previous, parts: info.parts },
+          engine: {
+            kind: info.kind,
+            index_version: info.version,
+            previous_version: info.previous,
+            parts: info.parts,
+            index_features: meta?.features ?? [],
+          },
           search_mode: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
           embeddings: {
             model: s.embedder?.model ?? null,
