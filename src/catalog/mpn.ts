@@ -30,6 +30,14 @@ export function mpnSlug(mpn: string): string {
     .replace(/[^A-Za-z0-9._-]/gu, (c) => (LETTER_OR_DIGIT.test(c) ? escapeUtf8(c) : '_'));
 }
 
+/**
+ * The MPN slug as it was written before the escapes (every character outside [A-Za-z0-9._-] turned into
+ * "_", per UTF-16 unit), read off a slug: URLs published then still find their part (part-detail.ts).
+ */
+export function legacySlug(slug: string): string {
+  return slug.replace(/(?:~[0-9A-F]{2})+/g, (run) => '_'.repeat(Buffer.from(run.replace(/~/g, ''), 'hex').toString('utf8').length));
+}
+
 export function slugify(name: string): string {
   const s = name
     .normalize('NFKD')

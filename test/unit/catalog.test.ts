@@ -3,7 +3,7 @@ import { CategoryTree } from '../../src/catalog/categories.ts';
 import { IdMap, IdSet } from '../../src/catalog/id-set.ts';
 import { opaqueId, stableId53 } from '../../src/catalog/ids.ts';
 import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
-import { mpnSlug, normaliseMpn, slugify } from '../../src/catalog/mpn.ts';
+import { legacySlug, mpnSlug, normaliseMpn, slugify } from '../../src/catalog/mpn.ts';
 import { normaliseSpec, PartNormaliser } from '../../src/catalog/normalise.ts';
 import { normaliseStatus } from '../../src/catalog/status.ts';
 import { editDistance } from '../../src/catalog/edit-distance.ts';
@@ -29,6 +29,13 @@ describe('MPN normalisation and slugs', () => {
     ['A~B', 'A_B'],
     ['ＬＭ３５８', 'LM358'],
   ])('makes the URL segment of %s: %s', (mpn, slug) => expect(mpnSlug(mpn)).toBe(slug));
+
+  it.each([
+    ['YX-KC9042 16Ω', 'YX-KC9042-16_'],
+    ['2.54-2*5P简牛', '2.54-2_5P__'],
+    ['𝟘x', '0x'], // NFKC: a mathematical digit is a plain one
+    ['a𠀀b', 'a__b'], // outside the BMP: two UTF-16 units, two underscores, as the old slugs wrote it
+  ])('reads the slug of %s as it was before the escapes: %s', (mpn, old) => expect(legacySlug(mpnSlug(mpn))).toBe(old));
 
   it('gives MPNs that differ only in letters outside ASCII different slugs, each safe in a URL as it is', () => {
     const mpns = ['2.54-2*5P简牛', '2.54-2*5P弯针', '2.54-2*5P', 'π131U60R', 'KC1206R 42Ω', 'KC1206R 42'];

@@ -47,8 +47,14 @@ describe.each(API_ENGINES)('part detail by slug on %s', (engineKind) => {
     expect((await get(`/v1/parts/acme-connect/${encodeURIComponent('2.54-2*5P简')}`)).status).toBe(404);
   });
 
+  it('redirects a slug published before the escapes to the part it named', async () => {
+    for (const old of ['YX-KC9042-42_', 'yx-kc9042-42_']) {
+      const res = await get(`/v1/parts/acme-connect/${old}`);
+      expect([res.status, res.headers.get('location')], old).toEqual([308, '/v1/parts/acme-connect/YX-KC9042-42~CE~A9']);
+    }
+  });
+
   it('answers 404 for the slug both connectors used to share, which names neither', async () => {
-    // (Slugs changed at ingest: a URL published before the escapes existed answers 404 too, CHANGELOG.md.)
     const res = await get('/v1/parts/acme-connect/2.54-2_5P__');
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe('not_found');

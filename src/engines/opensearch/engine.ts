@@ -302,6 +302,17 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return loose ? { part: loose, exact: false } : null;
   }
 
+  async function escapedSlugs(mfr: string, limit: number): Promise<{ id: number; mpn_slug: string }[]> {
+    const r = await search({
+      size: Math.min(limit, 10_000),
+      track_total_hits: false,
+      _source: ['id', 'mpn_slug'],
+      query: { bool: { filter: [{ term: { 'manufacturer.slug': mfr } }, { wildcard: { mpn_slug: { value: '*~*' } } }] } },
+      sort: [{ id: 'asc' }],
+    });
+    return (r?.hits.hits ?? []).map((h) => h._source as { id: number; mpn_slug: string });
+  }
+
   async function meta(): Promise<CatalogMeta | null> {
     open();
     const live = await liveIndex(client, names);
@@ -360,6 +371,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     facets,
     getParts,
     getPartBySlug,
+    escapedSlugs,
     async beginLoad(o) {
       await init();
       const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims);

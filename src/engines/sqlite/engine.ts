@@ -296,6 +296,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async getPartBySlug(mfr, mpn) {
       return getPartBySlug(mfr, mpn);
     },
+    async escapedSlugs(mfr, limit) {
+      const t = tables();
+      if (!t) return [];
+      return stmt(`SELECT id, mpn_slug FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug LIKE '%~%' ORDER BY id LIMIT ?`).all(mfr, limit) as {
+        id: number;
+        mpn_slug: string;
+      }[];
+    },
     async beginLoad(o) {
       return createSqliteLoader(db, opts.file, o.embeddingDims, invalidate, opts.vectorIndexMin);
     },

@@ -4,13 +4,16 @@
  * canonical URL (free), as does the MPN as written ("MCP6002T-I/SN", URL-encoded) for its slug;
  * anything else 404 not_found.
  */
-import { mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
+import { legacySlug, mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
 import { partId } from '../../catalog/normalise.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
+
+/** Parts with escaped slugs read per manufacturer when a pre-escape slug is asked for (the most of one maker in the 582k catalogue: 995). */
+const LEGACY_SCAN_MAX = 10_000;
 
 export function partDetailRoutes(s: AppServices): RouteSpec[] {
   /** Manufacturer slug as given, or the canonical one it resolves to (case, alias), from the cached snapshot. */
@@ -62,6 +65,14 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
           const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
           if (part) found = { part, exact: false };
           asWritten = true;
+        }
+        // A slug published before the escapes ("YX-KC9042-42_" for YX-KC9042 42Ω), when it names one part;
+        // several parts shared such a slug, and it stays unknown for them (a 404, not a guess).
+        if (mfr && !found && mpn.includes('_')) {
+          const given = mpn.toLowerCase();
+          const same = (await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX)).filter((x) => legacySlug(x.mpn_slug).toLowerCase() === given);
+          const [part] = same.length === 1 ? await s.engine.getParts([same[0]!.id]) : [];
+          if (part) found = { part, exact: false };
         }
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
         if (!found.exact || mfr !== manufacturer || asWritten) {
