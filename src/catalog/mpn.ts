@@ -23,11 +23,14 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const escapeUtf8 = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => `~${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 export function mpnSlug(mpn: string): string {
-  return mpn
-    .trim()
-    .normalize('NFKC')
-    .replace(/\s+/g, '-')
-    .replace(/[^A-Za-z0-9._-]/gu, (c) => (LETTER_OR_DIGIT.test(c) ? escapeUtf8(c) : '_'));
+  return (
+    mpn
+      .trim()
+      .normalize('NFKC')
+      .replace(/\s+/g, '-')
+      // Anything else one "_" per UTF-16 unit, as slugs were written before the escapes (legacySlug).
+      .replace(/[^A-Za-z0-9._-]/gu, (c) => (LETTER_OR_DIGIT.test(c) ? escapeUtf8(c) : '_'.repeat(c.length)))
+  );
 }
 
 /**

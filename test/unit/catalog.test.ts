@@ -27,6 +27,7 @@ describe('MPN normalisation and slugs', () => {
     ['YX-KC9042 16Ω', 'YX-KC9042-16~CE~A9'],
     ['2.54-2*5P简牛', '2.54-2_5P~E7~AE~80~E7~89~9B'],
     ['A~B', 'A_B'],
+    ['GH😀', 'GH__'], // not a letter: "_" per UTF-16 unit, as slugs were written before the escapes
     ['ＬＭ３５８', 'LM358'],
   ])('makes the URL segment of %s: %s', (mpn, slug) => expect(mpnSlug(mpn)).toBe(slug));
 

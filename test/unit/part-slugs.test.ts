@@ -10,9 +10,11 @@ import { tempDir } from '../support/fixtures.ts';
 
 /** Two connectors whose MPNs differ only in Chinese letters (a real pair of the 29k catalogue), and a 42 Ω speaker. */
 const MPNS = ['2.54-2*5P简牛', '2.54-2*5P弯针', 'YX-KC9042 42Ω'];
+/** Made-up MPNs whose old slugs differ in case only, or equal another part's slug in another case, and an emoji. */
+const MORE = ['AB简', 'ab/', 'CD简', 'cd牛', 'GH😀'];
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
-  fs.writeFileSync(file, MPNS.map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Connect', description: `part ${mpn}` })).join('\n') + '\n');
+  fs.writeFileSync(file, [...MPNS, ...MORE].map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Connect', description: `part ${mpn}` })).join('\n') + '\n');
   return { parts: file };
 }
 
@@ -52,6 +54,18 @@ describe.each(API_ENGINES)('part detail by slug on %s', (engineKind) => {
       const res = await get(`/v1/parts/acme-connect/${old}`);
       expect([res.status, res.headers.get('location')], old).toEqual([308, '/v1/parts/acme-connect/YX-KC9042-42~CE~A9']);
     }
+  });
+
+  it('takes an old slug as given before another case: of its own or of another part', async () => {
+    const to = async (slug: string) => {
+      const res = await get(`/v1/parts/acme-connect/${slug}`);
+      return [res.status, res.headers.get('location')];
+    };
+    expect(await to('AB_')).toEqual([308, '/v1/parts/acme-connect/AB~E7~AE~80']); // not "ab/", whose slug is "ab_"
+    expect(await to('ab_')).toEqual([200, null]);
+    expect(await to('CD_')).toEqual([308, '/v1/parts/acme-connect/CD~E7~AE~80']);
+    expect(await to('cd_')).toEqual([308, '/v1/parts/acme-connect/cd~E7~89~9B']);
+    expect(await to('GH__')).toEqual([200, null]); // an emoji is two "_", as before: the slug did not change
   });
 
   it('answers 404 for the slug both connectors used to share, which names neither', async () => {

@@ -306,11 +306,16 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const r = await search({
       size: Math.min(limit, 10_000),
       track_total_hits: false,
-      _source: ['id', 'mpn_slug'],
+      // From doc values: `_source` holds the whole record (and the vector) on indexes with vectors.
+      _source: false,
+      docvalue_fields: ['id', 'mpn_slug'],
       query: { bool: { filter: [{ term: { 'manufacturer.slug': mfr } }, { wildcard: { mpn_slug: { value: '*~*' } } }] } },
       sort: [{ id: 'asc' }],
     });
-    return (r?.hits.hits ?? []).map((h) => h._source as { id: number; mpn_slug: string });
+    return (r?.hits.hits ?? []).map((h) => {
+      const f = (h as unknown as { fields: { id: number[]; mpn_slug: string[] } }).fields;
+      return { id: Number(f.id[0]), mpn_slug: f.mpn_slug[0]! };
+    });
   }
 
   async function meta(): Promise<CatalogMeta | null> {

@@ -299,7 +299,12 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async escapedSlugs(mfr, limit) {
       const t = tables();
       if (!t) return [];
-      return stmt(`SELECT id, mpn_slug FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug LIKE '%~%' ORDER BY id LIMIT ?`).all(mfr, limit) as {
+      // Through the (maker, slug) index, whose entries hold the slugs: with the 578k index's statistics the
+      // planner chose the maker index and read every part row of the maker (30-50 ms for 27k parts, 2 ms so).
+      return stmt(`SELECT id, mpn_slug FROM ${t.parts} INDEXED BY ${t.parts}_slug WHERE mfr_slug = ? AND mpn_slug LIKE '%~%' ORDER BY id LIMIT ?`).all(
+        mfr,
+        limit,
+      ) as {
         id: number;
         mpn_slug: string;
       }[];

@@ -6,6 +6,7 @@
  */
 import { legacySlug, mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
 import { partId } from '../../catalog/normalise.ts';
+import type { PartRecord } from '../../catalog/part.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -22,6 +23,22 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
     if (!registry) return null;
     if (registry.get(given)) return given;
     return registry.get(given.toLowerCase())?.slug ?? registry.lookup(given.replace(/-/g, ' '))?.slug ?? null;
+  }
+
+  /**
+   * The part a slug published before the escapes named ("YX-KC9042-42_" for YX-KC9042 42Ω; legacySlug),
+   * when exactly one part of the maker had it: exactly as given, or (`anyCase`) in any case when none had
+   * it exactly. Several parts shared some such slugs: those stay unknown (a 404, not a guess), as does
+   * every slug when the maker's escaped slugs were not all read.
+   */
+  async function oldSlugPart(mfr: string, slug: string, anyCase: boolean): Promise<PartRecord | null> {
+    const escaped = await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX);
+    if (escaped.length >= LEGACY_SCAN_MAX) return null;
+    const olds = escaped.map((x) => ({ id: x.id, old: legacySlug(x.mpn_slug) }));
+    let same = olds.filter((x) => x.old === slug);
+    if (same.length === 0 && anyCase) same = olds.filter((x) => x.old.toLowerCase() === slug.toLowerCase());
+    if (same.length !== 1) return null;
+    return (await s.engine.getParts([same[0]!.id]))[0] ?? null;
   }
 
   return [
@@ -54,25 +71,21 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
         const mfr = await canonicalManufacturer(manufacturer);
-        // A slug first (any case); otherwise the MPN as written ("MCP6002T-I/SN", URL-encoded) is read as
-        // its slug ("MCP6002T-I_SN") and redirected, provided the part found is that MPN's own (a slug
-        // written before its escapes existed, "2.54-2_5P__", is nobody's MPN as written).
+        // In this order: the slug as given; a slug published before the escapes, as given (old slugs were
+        // matched exactly first too); either in another case; the MPN as written ("MCP6002T-I/SN",
+        // URL-encoded), by its key. Each but the first answers 308 to the canonical URL.
         let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
         let asWritten = false;
+        if (mfr && !found?.exact && mpn.includes('_')) {
+          const old = await oldSlugPart(mfr, mpn, found === null);
+          if (old) found = { part: old, exact: false };
+        }
         if (mfr && !found && mpnSlug(mpn) !== mpn) {
           // By its key, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
           // slug escapes Ω's bytes, not ω's).
           const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
           if (part) found = { part, exact: false };
           asWritten = true;
-        }
-        // A slug published before the escapes ("YX-KC9042-42_" for YX-KC9042 42Ω), when it names one part;
-        // several parts shared such a slug, and it stays unknown for them (a 404, not a guess).
-        if (mfr && !found && mpn.includes('_')) {
-          const given = mpn.toLowerCase();
-          const same = (await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX)).filter((x) => legacySlug(x.mpn_slug).toLowerCase() === given);
-          const [part] = same.length === 1 ? await s.engine.getParts([same[0]!.id]) : [];
-          if (part) found = { part, exact: false };
         }
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
         if (!found.exact || mfr !== manufacturer || asWritten) {
