@@ -32,7 +32,10 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
    * every slug when the maker's escaped slugs were not all read.
    */
   async function oldSlugPart(mfr: string, slug: string, anyCase: boolean): Promise<PartRecord | null> {
-    const escaped = await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX);
+    // A fallback for what would be a 404: should the engine refuse the lookup (an OpenSearch cluster that
+    // disallows wildcard queries), the answer stays the 404.
+    const escaped = await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX).catch(() => null);
+    if (!escaped) return null;
     if (escaped.length >= LEGACY_SCAN_MAX) return null;
     const olds = escaped.map((x) => ({ id: x.id, old: legacySlug(x.mpn_slug) }));
     let same = olds.filter((x) => x.old === slug);
