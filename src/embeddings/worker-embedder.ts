@@ -13,8 +13,8 @@
  *   within its time limit fails too, and its worker is retired and ended once idle: terminating a worker
  *   inside a forward pass aborts the whole process (onnxruntime-node throws a C++ exception as the
  *   thread's environment goes away). Such a worker is abandoned: it no longer keeps the process alive,
- *   and closing waits at most ABANDONED_GRACE_MS for its pass, so a hung pass cannot hold up a shutdown. Either way calls in the next RESTART_AFTER_MS fail at once, and
- *   the call after that starts a new worker. So one failure neither hangs requests nor leaves the
+ *   and closing waits at most ABANDONED_GRACE_MS for its pass, so a hung pass cannot hold up a shutdown.
+ *   Either way calls in the next RESTART_AFTER_MS fail at once, and the call after that starts a new worker. So one failure neither hangs requests nor leaves the
  *   service without embeddings for good.
  */
 import { createRequire } from 'node:module';

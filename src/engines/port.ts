@@ -29,7 +29,8 @@ export type SpecFilter =
       name: string | readonly string[];
       values: string[];
       nums?: number[];
-      /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */ numUnit?: string | null;
+      /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */
+      numUnit?: string | null;
     }
   | { name: string | readonly string[]; range: NumericRange };
 

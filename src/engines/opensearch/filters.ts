@@ -15,9 +15,9 @@ export interface FilterClauses {
 function specClause(s: SpecFilter): Dsl {
   const conds: Dsl[] = [typeof s.name === 'string' ? { term: { 'specs.name': s.name } } : { terms: { 'specs.name': [...s.name] } }];
   if ('values' in s) {
+    const unit: Dsl = s.numUnit ? { term: { 'specs.unit': s.numUnit } } : { bool: { must_not: { exists: { field: 'specs.unit' } } } };
     const same = (s.nums ?? []).map((v) => {
       const [lo, hi] = sameNumberBounds(v);
-      const unit: Dsl = s.numUnit ? { term: { 'specs.unit': s.numUnit } } : { bool: { must_not: { exists: { field: 'specs.unit' } } } };
       return { bool: { filter: [{ range: { 'specs.min': { gte: lo, lte: hi } } }, { range: { 'specs.max': { gte: lo, lte: hi } } }, unit] } };
     });
     conds.push(

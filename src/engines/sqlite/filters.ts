@@ -78,12 +78,12 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   // filter over 29k parts.
   for (const s of f.specs ?? []) {
     const own: unknown[] = [];
-    const named = `s.name IN (${placeholders(typeof s.name === 'string' ? [s.name] : s.name, own)})`;
+    const names = typeof s.name === 'string' ? [s.name] : s.name;
+    const named = `s.name IN (${placeholders(names, own)})`;
     if ('values' in s) {
       // A number the same as an accepted one: its own arm, through the (name, min, max) index.
       const arms = [`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`];
       for (const v of s.nums ?? []) {
-        const names = typeof s.name === 'string' ? [s.name] : s.name;
         const [lo, hi] = sameNumberBounds(v);
         arms.push(
           `SELECT s.prow FROM ${t.specs} s WHERE s.name IN (${placeholders(names, own)}) AND s.min BETWEEN ? AND ? AND s.max BETWEEN ? AND ? AND s.unit IS ?`,

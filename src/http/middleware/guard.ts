@@ -60,12 +60,6 @@ export function createGuard(s: AppServices) {
     return c;
   }
   /**
-   * A /v1 request that reaches no route (404, 405) or fails before its route runs (a body too large
-   * or not JSON) is throttled like any other, so every /v1 response carries the rate-limit headers and
-   * probing unknown paths uses up the window too; a full window turns it into the 429. It is not
-   * counted against the monthly cap, and the key is not judged beyond finding its limit.
-   */
-  /**
    * The gate's admission of this request (throttle step, key, monthly count when `countsFor`), marked on
    * the context so that `unrouted` does not count it again if what follows fails.
    */
@@ -84,6 +78,12 @@ export function createGuard(s: AppServices) {
       countsFor,
     });
   };
+  /**
+   * A /v1 request that reaches no route (404, 405) or fails before its route runs (a body too large
+   * or not JSON) is throttled like any other, so every /v1 response carries the rate-limit headers and
+   * probing unknown paths uses up the window too; a full window turns it into the 429. It is not
+   * counted against the monthly cap, and the key is not judged beyond finding its limit.
+   */
   const unrouted = async (ctx: Context, next: Next) => {
     // The router matches paths in any case: so does this.
     const p = ctx.path.toLowerCase();

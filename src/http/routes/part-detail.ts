@@ -35,8 +35,7 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
     // A fallback for what would be a 404: should the engine refuse the lookup (an OpenSearch cluster that
     // disallows wildcard queries), the answer stays the 404.
     const escaped = await s.engine.escapedSlugs(mfr, LEGACY_SCAN_MAX).catch(() => null);
-    if (!escaped) return null;
-    if (escaped.length >= LEGACY_SCAN_MAX) return null;
+    if (!escaped || escaped.length >= LEGACY_SCAN_MAX) return null;
     const olds = escaped.map((x) => ({ id: x.id, old: legacySlug(x.mpn_slug) }));
     let same = olds.filter((x) => x.old === slug);
     if (same.length === 0 && anyCase) same = olds.filter((x) => x.old.toLowerCase() === slug.toLowerCase());
