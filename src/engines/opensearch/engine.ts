@@ -3,7 +3,7 @@
  * `<prefix>-parts`; queries go to the alias, so a swap made by another process (an ingest) is seen
  * by the next query. Catalogue snapshots and the version counter live in `<prefix>-meta`.
  * Index layout: index-mappings/; naming and swaps: indices.ts; bulk load: loader.ts; list membership:
- * list-membership.ts.
+ * list-membership.ts; lookups by slug: slugs.ts.
  * Semantics follow the SQLite adapter (src/engines/sqlite/engine.ts); see queries.ts.
  */
 import type { CatalogMeta } from '../../catalog/meta.ts';
@@ -31,7 +31,8 @@ import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './ind
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
-import { createRecordStore, RECORD_SOURCE, recordOf, recordRequest } from './records.ts';
+import { createRecordStore, recordRequest } from './records.ts';
+import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody } from './mappings.ts';
 import {
@@ -103,6 +104,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     open();
     return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, body, allow: [404] });
   }
+  const slugs = createSlugLookups((body) => search(body));
 
   async function mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]> {
     open();
@@ -288,36 +290,6 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return recordStore.getParts(ids);
   }
 
-  async function partWhere(filter: Dsl[]): Promise<PartRecord | null> {
-    const r = await search({ size: 1, track_total_hits: false, _source: RECORD_SOURCE, query: { bool: { filter } }, sort: [{ id: 'asc' }] });
-    const hit = r?.hits.hits[0];
-    return (hit && recordOf(hit)) ?? null;
-  }
-
-  async function getPartBySlug(mfr: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null> {
-    open();
-    const exact = await partWhere([{ term: { 'manufacturer.slug': mfr } }, { term: { mpn_slug: mpnSlug } }]);
-    if (exact) return { part: exact, exact: true };
-    const loose = await partWhere([{ term: { 'manufacturer.slug': mfr.toLowerCase() } }, { term: { 'mpn_slug.lower': mpnSlug.toLowerCase() } }]);
-    return loose ? { part: loose, exact: false } : null;
-  }
-
-  async function escapedSlugs(mfr: string, limit: number): Promise<{ id: number; mpn_slug: string }[]> {
-    const r = await search({
-      size: Math.min(limit, 10_000),
-      track_total_hits: false,
-      // From doc values: `_source` holds the whole record (and the vector) on indexes with vectors.
-      _source: false,
-      docvalue_fields: ['id', 'mpn_slug'],
-      query: { bool: { filter: [{ term: { 'manufacturer.slug': mfr } }, { wildcard: { mpn_slug: { value: '*~*' } } }] } },
-      sort: [{ id: 'asc' }],
-    });
-    return (r?.hits.hits ?? []).map((h) => {
-      const f = (h as unknown as { fields: { id: number[]; mpn_slug: string[] } }).fields;
-      return { id: Number(f.id[0]), mpn_slug: f.mpn_slug[0]! };
-    });
-  }
-
   async function meta(): Promise<CatalogMeta | null> {
     open();
     const live = await liveIndex(client, names);
@@ -375,8 +347,8 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     knn,
     facets,
     getParts,
-    getPartBySlug,
-    escapedSlugs,
+    getPartBySlug: slugs.getPartBySlug,
+    escapedSlugs: slugs.escapedSlugs,
     async beginLoad(o) {
       await init();
       const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims);
