@@ -17,6 +17,7 @@ import { parametricRoutes } from './routes/parametric.ts';
 import { agenticRoutes } from './routes/agentic.ts';
 import { matchRoutes } from './routes/match.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { graphqlRoutes } from '../graphql/route.ts';
 import type { AppServices } from './services.ts';
 
 /** Every declared route of the API, in documentation order. */
@@ -32,6 +33,7 @@ export function apiRoutes(s: AppServices): RouteSpec[] {
     ...parametricRoutes(s),
     ...matchRoutes(s),
     ...partDetailRoutes(s),
+    ...graphqlRoutes(s),
   ];
 }
 

@@ -4,10 +4,11 @@
  */
 import { SERVICE_VERSION } from '../version.ts';
 import { openapiPathOf, type RouteSpec } from './route.ts';
-import { errorEnvelopeSchema, validationErrorSchema } from './schemas.ts';
+import { errorEnvelopeSchema, graphqlErrorsSchema, validationErrorSchema } from './schemas.ts';
 import type { JsonSchema } from './validation.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'GraphQL: the request or document is malformed or invalid (GraphQL errors).',
   401: 'Missing (missing_api_key), malformed, unknown or revoked (invalid_api_key) API key.',
   402: 'No credit left (insufficient_credit) or monthly usage quota exhausted (usage_limit_exceeded).',
   403: "The key lacks the route's capability (insufficient_scope), or a paid operation without a subscription (subscription_required).",
@@ -32,7 +33,7 @@ function errorStatuses(r: RouteSpec): number[] {
   if (r.access !== 'public' && r.access !== 'authenticated') base.push(403);
   if (r.paid) base.push(402, 403);
   if (r.query || r.params || r.body) base.push(422);
-  if (r.body) base.push(413, 415);
+  if (r.body || r.documentedBody) base.push(413, 415);
   // Routes that read the catalogue answer 503 when the engine does not (or nothing is loaded yet).
   if (r.access !== 'public' && r.access !== 'authenticated') base.push(503);
   return [...new Set([...base, ...(r.errors ?? [])])].sort((a, b) => a - b);
@@ -75,7 +76,18 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
         headers: status === 429 ? { ...headers, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : headers,
-        content: { 'application/json': { schema: { $ref: status === 422 ? '#/components/schemas/ValidationError' : '#/components/schemas/ErrorEnvelope' } } },
+        content: {
+          'application/json': {
+            schema: {
+              $ref:
+                r.errorForm === 'graphql'
+                  ? '#/components/schemas/GraphQLErrors'
+                  : status === 422
+                    ? '#/components/schemas/ValidationError'
+                    : '#/components/schemas/ErrorEnvelope',
+            },
+          },
+        },
       };
     }
     p[r.method.toLowerCase()] = {
@@ -87,7 +99,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       ...(r.access !== 'public' && r.access !== 'authenticated' ? { 'x-capability': r.access } : {}),
       ...(r.paid ? { 'x-paid': true } : {}),
       parameters: parameters(r),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+      ...(r.body || r.documentedBody ? { requestBody: { required: true, content: { 'application/json': { schema: r.body ?? r.documentedBody } } } } : {}),
       responses,
     };
   }
@@ -104,7 +116,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: Authorization: Bearer psk_…' } },
-      schemas: { ErrorEnvelope: errorEnvelopeSchema, ValidationError: validationErrorSchema },
+      schemas: { ErrorEnvelope: errorEnvelopeSchema, ValidationError: validationErrorSchema, GraphQLErrors: graphqlErrorsSchema },
     },
   };
 }

@@ -45,6 +45,10 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   query?: JsonSchema;
   params?: JsonSchema;
   body?: JsonSchema;
+  /** A body the handler reads and checks itself (GraphQL): documented in OpenAPI, not validated here. */
+  documentedBody?: JsonSchema;
+  /** The body form of this route's errors: the REST forms (default), or GraphQL's `{errors: [...]}`. */
+  errorForm?: 'rest' | 'graphql';
   /** Success responses by status; error responses are added from the catalogue. */
   responses: Record<number, ResponseSpec>;
   /** Error statuses this route can answer beyond the ones every route of its access class can. */
@@ -92,7 +96,16 @@ export function mountRoutes(
       if (result !== undefined) ctx.body = result;
     };
     const method = route.method === 'GET' ? 'get' : 'post';
-    router[method](route.operationId, route.path, guard(route), handle);
+    const errorForm = route.errorForm;
+    const marked = errorForm
+      ? [
+          (ctx: Context, next: () => Promise<unknown>) => {
+            ctx.state.errorForm = errorForm; // read by the error middleware, whatever fails after this
+            return next();
+          },
+        ]
+      : [];
+    router[method](route.operationId, route.path, ...marked, guard(route), handle);
   }
 }
 

@@ -45,3 +45,32 @@ export const healthSchema: JsonSchema = {
   required: ['status', 'version', 'timestamp'],
   properties: { status: { type: 'string' }, version: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } },
 };
+
+/** GraphQL's error form (POST /graphql): each error's `extensions.code` is a catalogue code. */
+export const graphqlErrorsSchema: JsonSchema = {
+  type: 'object',
+  required: ['errors'],
+  properties: {
+    data: { type: ['object', 'null'], description: 'The fields that resolved, beside field errors.' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          message: { type: 'string' },
+          path: { type: 'array', items: { type: ['string', 'integer'] } },
+          locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+          extensions: {
+            type: 'object',
+            properties: {
+              code: { type: 'string', description: 'Error code from the catalogue (README "API notes").' },
+              request_id: { type: 'string' },
+              detail: { type: 'array', description: "validation_error: the validation form's entries, `loc` starting at the argument." },
+            },
+          },
+        },
+      },
+    },
+  },
+};

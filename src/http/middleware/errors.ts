@@ -43,7 +43,13 @@ export function errorHandler(log: Logger): Middleware {
       const api = e ?? new ApiError('internal_error', 'The server failed to handle this request; retry later.');
       ctx.status = api.status;
       for (const [k, v] of Object.entries(api.extra.headers ?? {})) ctx.set(k, v);
-      ctx.body = api.extra.detail ? { detail: api.extra.detail } : { error: { type: api.code, message: api.message, request_id: requestId } };
+      if (ctx.state.errorForm === 'graphql') {
+        // GraphQL clients read `errors` (src/graphql/route.ts); the catalogue's code is the extension code.
+        const extensions = { code: api.code, request_id: requestId, ...(api.extra.detail ? { detail: api.extra.detail } : {}) };
+        ctx.body = { errors: [{ message: api.message, extensions }] };
+      } else {
+        ctx.body = api.extra.detail ? { detail: api.extra.detail } : { error: { type: api.code, message: api.message, request_id: requestId } };
+      }
     }
   };
 }

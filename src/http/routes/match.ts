@@ -42,11 +42,46 @@ const matchResultSchema = {
   },
 };
 
-const present = (r: MatchResult) => ({
+export const presentMatch = (r: MatchResult) => ({
   query: r.query,
   ambiguous: r.ambiguous,
   results: r.results.map((c) => ({ part: presentPart(c.part), confidence: c.confidence, exact: c.exact })),
 });
+
+export interface BatchLine {
+  query: string;
+  manufacturer?: string;
+  limit?: number;
+}
+
+/**
+ * BOM lines matched in order (REST POST /v1/parts/match/batch and GraphQL supMultiMatch): per line
+ * `{index, ...result}`, or `{index, query, error}` when the line cannot be matched (blank, or a client
+ * error of its own). `answered` counts the lines with a result, `parts` the parts in them.
+ */
+export async function matchLines(s: AppServices, lines: readonly BatchLine[]) {
+  const view = await s.catalog.get();
+  const results: ({ index: number } & (ReturnType<typeof presentMatch> | { query: string; error: { type: string; message: string } }))[] = [];
+  // Lines that failed are not charged (a failed operation is free); every answered line is.
+  let answered = 0;
+  let parts = 0;
+  for (const [index, line] of lines.entries()) {
+    if (normaliseMpn(line.query) === '') {
+      results.push({ index, query: line.query, error: { type: 'validation_error', message: 'The line has no MPN to match.' } }); // blank, or punctuation only
+      continue;
+    }
+    try {
+      const r = presentMatch(await matchPart(s.engine, view, line));
+      results.push({ index, ...r });
+      answered++;
+      parts += r.results.length;
+    } catch (e) {
+      if (e instanceof ApiError && e.status < 500) results.push({ index, query: line.query, error: { type: e.code, message: e.message } });
+      else throw e;
+    }
+  }
+  return { results, answered, parts };
+}
 
 export function matchRoutes(s: AppServices): RouteSpec[] {
   return [
@@ -73,7 +108,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         if (normaliseMpn(body.query as string) === '') {
           throw validationError([{ loc: ['body', 'query'], msg: 'The query has no letter or digit to match', type: 'value_error', input: body.query }]);
         }
-        return { ...present(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId };
+        return { ...presentMatch(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId };
       },
     },
     {
@@ -121,24 +156,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { body }) => {
-        const view = await s.catalog.get();
-        const lines = body.lines as { query: string; manufacturer?: string; limit?: number }[];
-        const out: unknown[] = [];
-        // Lines that failed are not charged (a failed operation is free); every answered line is.
-        let answered = 0;
-        for (const [index, line] of lines.entries()) {
-          if (normaliseMpn(line.query) === '') {
-            out.push({ index, query: line.query, error: { type: 'validation_error', message: 'The line has no MPN to match.' } }); // blank, or punctuation only
-            continue;
-          }
-          try {
-            out.push({ index, ...present(await matchPart(s.engine, view, line)) });
-            answered++;
-          } catch (e) {
-            if (e instanceof ApiError && e.status < 500) out.push({ index, query: line.query, error: { type: e.code, message: e.message } });
-            else throw e;
-          }
-        }
+        const { results: out, answered } = await matchLines(s, body.lines);
         await ctx.state.charge('match_lines', answered);
         return { results: out, request_id: ctx.state.requestId };
       },

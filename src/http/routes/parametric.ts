@@ -9,13 +9,58 @@ import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
 import { partFiltersSchema, toEngineFilters, type PartFiltersInput } from '../../search/filters.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
-import type { Context } from 'koa';
 
-async function filtersFor(s: AppServices, ctx: Context, f: PartFiltersInput | undefined) {
+/** The request's PartFilters as engine filters (lists: those visible to the account); errors name `loc`. */
+export async function filtersFor(
+  s: AppServices,
+  account: AuthState['account'],
+  f: PartFiltersInput | undefined,
+  loc: (string | number)[] = ['body', 'filters'],
+) {
   const view = await s.catalog.get();
-  const { account } = ctx.state.auth as AuthState;
   const lists = new Set(visibleLists(view?.lists ?? [], account).map((l) => l.list_id));
-  return { view, filters: toEngineFilters(f, view, view?.specUnits ?? new Map(), ['body', 'filters'], lists) };
+  return { view, filters: toEngineFilters(f, view, view?.specUnits ?? new Map(), loc, lists) };
+}
+
+export interface ParametricRequest {
+  query?: string;
+  filters?: PartFiltersInput;
+  limit: number;
+  offset: number;
+}
+
+/** Parametric search (REST POST /v1/parts/search and GraphQL supSearch): a page of parts and the total. */
+export async function parametricSearch(s: AppServices, account: AuthState['account'], req: ParametricRequest, loc?: (string | number)[]) {
+  const { filters } = await filtersFor(s, account, req.filters, loc);
+  const r = await s.engine.textSearch({ text: req.query?.trim() || null, filters, limit: req.limit, offset: req.offset });
+  return { total: r.total, parts: await s.engine.getParts(r.hits.map((h) => h.id)) };
+}
+
+export interface FacetsRequest {
+  query?: string;
+  filters?: PartFiltersInput;
+  specs?: string[];
+  size: number;
+}
+
+/** Facets of a filtered set (REST POST /v1/parts/search/facets and GraphQL supSearch aggregations). */
+export async function facetCounts(s: AppServices, account: AuthState['account'], req: FacetsRequest, loc?: (string | number)[]) {
+  const { view, filters } = await filtersFor(s, account, req.filters, loc);
+  const text = req.query?.trim() || null;
+  // One aggregation pass when the caller names the specs; a second only to bucket the set's top 10.
+  const first = await s.engine.facets({ text, filters, size: req.size, ...(req.specs ? { specValues: req.specs } : {}) });
+  const names: string[] = req.specs ?? Object.keys(first.specNames).slice(0, 10);
+  const f = req.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: req.size });
+  const specs = Object.fromEntries(
+    names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]),
+  );
+  return {
+    total: first.total,
+    specs,
+    available_specs: first.specNames,
+    manufacturers: first.manufacturers.map((m) => ({ slug: m.slug, name: view?.manufacturers.get(m.slug)?.name ?? m.slug, count: m.count })),
+    categories: first.categories.map((c) => ({ slug: c.slug, name: view?.tree.get(c.slug)?.name ?? c.slug, count: c.count })),
+  };
 }
 
 /** Body of the parametric routes: optional free text and PartFilters, plus the route's own members. */
@@ -58,10 +103,8 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { body }) => {
-        const { filters } = await filtersFor(s, ctx, body.filters);
-        const r = await s.engine.textSearch({ text: body.query?.trim() || null, filters, limit: body.limit, offset: body.offset });
-        const parts = await s.engine.getParts(r.hits.map((h) => h.id));
-        return { total: r.total, hits: parts.length, offset: body.offset, results: parts.map(presentPart), request_id: ctx.state.requestId };
+        const { total, parts } = await parametricSearch(s, (ctx.state.auth as AuthState).account, body);
+        return { total, hits: parts.length, offset: body.offset, results: parts.map(presentPart), request_id: ctx.state.requestId };
       },
     },
     {
@@ -119,25 +162,7 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
           },
         },
       },
-      handler: async (ctx, { body }) => {
-        const { view, filters } = await filtersFor(s, ctx, body.filters);
-        const text = body.query?.trim() || null;
-        // One aggregation pass when the caller names the specs; a second only to bucket the set's top 10.
-        const first = await s.engine.facets({ text, filters, size: body.size, ...(body.specs ? { specValues: body.specs } : {}) });
-        const names: string[] = body.specs ?? Object.keys(first.specNames).slice(0, 10);
-        const f = body.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: body.size });
-        const specs = Object.fromEntries(
-          names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]),
-        );
-        return {
-          total: first.total,
-          specs,
-          available_specs: first.specNames,
-          manufacturers: first.manufacturers.map((m) => ({ slug: m.slug, name: view?.manufacturers.get(m.slug)?.name ?? m.slug, count: m.count })),
-          categories: first.categories.map((c) => ({ slug: c.slug, name: view?.tree.get(c.slug)?.name ?? c.slug, count: c.count })),
-          request_id: ctx.state.requestId,
-        };
-      },
+      handler: async (ctx, { body }) => ({ ...(await facetCounts(s, (ctx.state.auth as AuthState).account, body)), request_id: ctx.state.requestId }),
     },
   ];
 }

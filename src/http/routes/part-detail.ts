@@ -16,7 +16,13 @@ import type { AppServices } from '../services.ts';
 /** Parts with escaped slugs read per manufacturer when a pre-escape slug is asked for (the most of one maker in the 582k catalogue: 995). */
 const LEGACY_SCAN_MAX = 10_000;
 
-export function partDetailRoutes(s: AppServices): RouteSpec[] {
+/**
+ * The part that manufacturer and MPN slugs name, and whether they are its canonical slugs (anything else
+ * answers 308 on the REST route). In this order: the slug as given; a slug published before the escapes,
+ * as given (old slugs were matched exactly first too); either in another case; the MPN as written
+ * ("MCP6002T-I/SN", URL-encoded), by its key. A manufacturer alias or another case resolves too.
+ */
+export function partResolver(s: AppServices): (manufacturer: string, mpn: string) => Promise<{ part: PartRecord; canonical: boolean } | null> {
   /** Manufacturer slug as given, or the canonical one it resolves to (case, alias), from the cached snapshot. */
   async function canonicalManufacturer(given: string): Promise<string | null> {
     const registry = (await s.catalog.get())?.manufacturers;
@@ -43,6 +49,27 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
     return (await s.engine.getParts([same[0]!.id]))[0] ?? null;
   }
 
+  return async (manufacturer, mpn) => {
+    const mfr = await canonicalManufacturer(manufacturer);
+    let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
+    let asWritten = false;
+    if (mfr && !found?.exact && mpn.includes('_')) {
+      const old = await oldSlugPart(mfr, mpn, found === null);
+      if (old) found = { part: old, exact: false };
+    }
+    if (mfr && !found && mpnSlug(mpn) !== mpn) {
+      // By its key, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
+      // slug escapes Ω's bytes, not ω's).
+      const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
+      if (part) found = { part, exact: false };
+      asWritten = true;
+    }
+    return found ? { part: found.part, canonical: found.exact && mfr === manufacturer && !asWritten } : null;
+  };
+}
+
+export function partDetailRoutes(s: AppServices): RouteSpec[] {
+  const resolvePart = partResolver(s);
   return [
     {
       method: 'GET',
@@ -72,25 +99,9 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       errors: [404],
       handler: async (ctx, { params }) => {
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
-        const mfr = await canonicalManufacturer(manufacturer);
-        // In this order: the slug as given; a slug published before the escapes, as given (old slugs were
-        // matched exactly first too); either in another case; the MPN as written ("MCP6002T-I/SN",
-        // URL-encoded), by its key. Each but the first answers 308 to the canonical URL.
-        let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
-        let asWritten = false;
-        if (mfr && !found?.exact && mpn.includes('_')) {
-          const old = await oldSlugPart(mfr, mpn, found === null);
-          if (old) found = { part: old, exact: false };
-        }
-        if (mfr && !found && mpnSlug(mpn) !== mpn) {
-          // By its key, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
-          // slug escapes Ω's bytes, not ω's).
-          const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
-          if (part) found = { part, exact: false };
-          asWritten = true;
-        }
+        const found = await resolvePart(manufacturer, mpn);
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
-        if (!found.exact || mfr !== manufacturer || asWritten) {
+        if (!found.canonical) {
           ctx.status = 308;
           ctx.set('Location', `/v1/parts/${found.part.manufacturer.slug}/${encodeURIComponent(found.part.mpn_slug)}`);
           return { redirect: `/v1/parts/${found.part.slug}`, request_id: ctx.state.requestId };

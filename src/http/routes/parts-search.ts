@@ -37,6 +37,12 @@ export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: numbe
     .map((x) => x.p);
 }
 
+/** MPN search (REST GET /v1/parts/search and GraphQL supSearchMpn): at most 10 parts, best first. */
+export async function mpnSearch(s: AppServices, mpn: string): Promise<PartRecord[]> {
+  const cands = await searchMpn(s.engine, mpn, { limit: 10, stems: true });
+  return orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
+}
+
 export function partsSearchRoutes(s: AppServices): RouteSpec[] {
   return [
     {
@@ -51,8 +57,7 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
       query: { type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'Exact or partial MPN.' } } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
       handler: async (_ctx, { query }) => {
-        const cands = await searchMpn(s.engine, query.mpn as string, { limit: 10, stems: true });
-        const parts = orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
+        const parts = await mpnSearch(s, query.mpn as string);
         return { hits: parts.length, results: parts.map(presentPart) };
       },
     },

@@ -1,0 +1,476 @@
+/**
+ * The GraphQL schema (SPEC.md names the queries, not their shape: README "GraphQL" documents the choices).
+ *
+ * Every query runs the same code as its REST counterpart, so the two cannot drift:
+ *   supSearchMpn    GET  /v1/parts/search?mpn=          paid: one unit per part returned
+ *   supSearch       POST /v1/parts/search (+ /facets)   paid: one unit per part in `results`;
+ *                                                       `aggregations` are free and computed only when selected
+ *   supMultiMatch   POST /v1/parts/match/batch          paid: one unit per part returned
+ *   supParts        GET  /v1/parts/{mfr}/{mpn}, by id   paid: one unit per part found
+ *   supManufacturers manufacturer match / detail        free
+ *   supCategories   category browse / match / detail    free
+ * Field names are those of the REST bodies (snake_case), so one vocabulary serves both. Part ids exceed
+ * GraphQL's 32-bit Int and are `ID`s (their decimal string). Arguments are validated by the REST routes'
+ * JSON Schemas: a bad one is an error of that field with `extensions.code` validation_error and
+ * `extensions.detail` in the validation form, its `loc` starting with the argument's name.
+ */
+import { buildSchema, GraphQLError, type GraphQLSchema } from 'graphql/index.js';
+import type { PartRecord } from '../catalog/part.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { presentNode } from '../http/routes/categories.ts';
+import { presentManufacturer } from '../http/routes/manufacturers.ts';
+import { matchLines, type BatchLine } from '../http/routes/match.ts';
+import { facetCounts, parametricSearch } from '../http/routes/parametric.ts';
+import { partResolver } from '../http/routes/part-detail.ts';
+import { mpnSearch } from '../http/routes/parts-search.ts';
+import type { AuthState } from '../http/middleware/guard.ts';
+import type { AppServices } from '../http/services.ts';
+import { compileValidator, type JsonSchema } from '../http/validation.ts';
+import { partFiltersSchema, type PartFiltersInput } from '../search/filters.ts';
+import { presentPart } from '../search/present.ts';
+
+/** Root fields that cost one `graphql_parts` unit per part they return (SPEC.md Limits). */
+export const PAID_FIELDS: ReadonlySet<string> = new Set(['supSearchMpn', 'supSearch', 'supMultiMatch', 'supParts']);
+/** Most lines of one supMultiMatch (as POST /v1/parts/match/batch) and parts of one supParts. */
+export const MAX_MATCH_LINES = 250;
+export const MAX_PART_REFS = 50;
+
+export const SDL = /* GraphQL */ `
+  """
+  Any JSON value (PartFilters: the same object as the REST body's filters).
+  """
+  scalar JSON
+
+  """
+  Root fields are nullable: one that fails is null beside the others' data, its error in "errors".
+  """
+  type Query {
+    """
+    MPN search: exact, packaging variants and aliases, prefix, infix, fuzzy; at most 10, best first. Paid: one unit per part.
+    """
+    supSearchMpn(mpn: String!): SupSearchMpnResult
+    """
+    Parametric search: BM25 over the text fields when q is given, then PartFilters. Paid: one unit per part in results.
+    """
+    supSearch(q: String, filters: JSON, limit: Int = 10, offset: Int = 0): SupSearchResult
+    """
+    Match BOM lines (MPN, optional manufacturer) to parts, in order; at most 250 lines. Paid: one unit per part returned.
+    """
+    supMultiMatch(queries: [MatchQuery!]!): [MatchLineResult!]
+    """
+    Parts by id or by slug ("<manufacturer slug>/<MPN slug>", a result's slug), in the order asked, null when unknown; at most 50 in all. Paid: one unit per part found.
+    """
+    supParts(ids: [ID!], slugs: [String!]): [Part]
+    """
+    Manufacturers: by slugs (null when unknown), matched by name or alias (best first), or else the largest by part count. Free.
+    """
+    supManufacturers(slugs: [String!], q: String, limit: Int = 20): [Manufacturer]
+    """
+    Categories: by full path slugs (null when unknown), matched by name (best first), or else the children of parent (the roots without). Free.
+    """
+    supCategories(slugs: [String!], q: String, parent: String, limit: Int = 20): [Category]
+  }
+
+  type SupSearchMpnResult {
+    hits: Int!
+    results: [Part!]!
+  }
+
+  type SupSearchResult {
+    """
+    Parts matching q and filters.
+    """
+    total: Int!
+    hits: Int!
+    offset: Int!
+    results: [Part!]!
+    """
+    Breakdowns over the whole filtered set (not only this page); computed when selected. Free.
+    """
+    aggregations(specs: [String!], size: Int = 20): Aggregations!
+  }
+
+  type Aggregations {
+    total: Int!
+    manufacturers: [Bucket!]!
+    categories: [Bucket!]!
+    """
+    Value buckets and numeric extents of the named specs (default: the 10 most common in the set).
+    """
+    specs: [SpecFacet!]!
+    """
+    Every spec name in the set with the number of parts that have it, most common first.
+    """
+    available_specs: [SpecCount!]!
+  }
+
+  type Bucket {
+    slug: String!
+    name: String!
+    count: Int!
+  }
+
+  type SpecFacet {
+    name: String!
+    parts: Int!
+    values: [ValueCount!]!
+    min: Float
+    max: Float
+    unit: String
+  }
+
+  type ValueCount {
+    value: String!
+    count: Int!
+  }
+
+  type SpecCount {
+    name: String!
+    count: Int!
+  }
+
+  input MatchQuery {
+    query: String!
+    manufacturer: String
+    limit: Int
+  }
+
+  type MatchLineResult {
+    index: Int!
+    query: String!
+    """
+    Null when the line could not be matched (see error).
+    """
+    ambiguous: Boolean
+    results: [MatchCandidate!]
+    error: LineError
+  }
+
+  type MatchCandidate {
+    part: Part!
+    confidence: Int!
+    exact: Boolean!
+  }
+
+  type LineError {
+    type: String!
+    message: String!
+  }
+
+  type Part {
+    id: ID!
+    mpn: String!
+    slug: String
+    description: String!
+    long_description: String
+    part_status: String
+    canonical_id: ID
+    manufacturer: ManufacturerRef
+    series: Series
+    categories: [CategoryRef!]
+    specs: [Spec!]
+    images: [Image!]
+    documents: [Document!]
+    offers: [Offer!]
+    package: String
+  }
+
+  type ManufacturerRef {
+    id: ID
+    name: String
+    slug: String
+  }
+
+  type Series {
+    name: String!
+  }
+
+  type SlugName {
+    slug: String!
+    name: String!
+  }
+
+  type CategoryRef {
+    slug: String!
+    name: String!
+    path: [SlugName!]!
+  }
+
+  type Spec {
+    spec_name: String!
+    spec_value: String!
+    spec_type: String!
+  }
+
+  type Image {
+    url: String!
+    caption: String
+  }
+
+  type Document {
+    name: String!
+    type: String!
+    url: String!
+  }
+
+  type Offer {
+    distributor: String!
+    sku: String
+    stock: Int
+    moq: Int
+    currency: String!
+    """
+    [quantity, unit price] pairs.
+    """
+    price_breaks: [[Float!]!]!
+  }
+
+  type Manufacturer {
+    slug: String!
+    name: String!
+    logo: String
+    aliases: [String!]!
+    part_count: Int!
+    """
+    How well q matched (0-100); null when not asked by q.
+    """
+    confidence: Int
+  }
+
+  type Category {
+    slug: String!
+    name: String!
+    description: String!
+    path: [SlugName!]!
+    has_children: Boolean!
+    part_count: Int!
+    children: [CategoryNode!]!
+    """
+    How well q matched (0-100); null when not asked by q.
+    """
+    confidence: Int
+  }
+
+  type CategoryNode {
+    slug: String!
+    name: String!
+    has_children: Boolean!
+    part_count: Int!
+  }
+`;
+
+/** What every resolver of one request sees. */
+export interface GraphQLContext extends Record<PropertyKey, unknown> {
+  s: AppServices;
+  auth: AuthState;
+  /** Parts returned by the paid fields so far: the units charged when the operation succeeds. */
+  paidParts: number;
+}
+
+/** Validates a field's arguments with the JSON Schema of its REST counterpart; errors name the argument. */
+function argsValidator(schema: JsonSchema) {
+  const v = compileValidator('body', schema);
+  return <T>(args: unknown): T => {
+    try {
+      return v(args) as T;
+    } catch (e) {
+      if (e instanceof ApiError && e.extra.detail) {
+        const detail = e.extra.detail.map((d) => ({ ...d, loc: d.loc.slice(1) }));
+        throw new ApiError('validation_error', detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '), { detail });
+      }
+      throw e;
+    }
+  };
+}
+
+const intIn = (minimum: number, maximum: number, dflt?: number) => ({ type: 'integer', minimum, maximum, ...(dflt !== undefined ? { default: dflt } : {}) });
+const strings = (maxItems: number) => ({ type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength: 2600 } });
+
+const validate = {
+  supSearchMpn: argsValidator({ type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200 } } }),
+  supSearch: argsValidator({
+    type: 'object',
+    properties: { q: { type: ['string', 'null'], maxLength: 500 }, filters: partFiltersSchema, limit: intIn(1, 50), offset: intIn(0, 10000) },
+  }),
+  aggregations: argsValidator({
+    type: 'object',
+    properties: { specs: { ...strings(30), items: { type: 'string', minLength: 1 } }, size: intIn(1, 100) },
+  }),
+  supMultiMatch: argsValidator({
+    type: 'object',
+    required: ['queries'],
+    properties: {
+      queries: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_MATCH_LINES,
+        items: {
+          type: 'object',
+          required: ['query'],
+          properties: {
+            query: { type: 'string', maxLength: 200 },
+            manufacturer: { type: ['string', 'null'], maxLength: 200 },
+            limit: { ...intIn(1, 10), type: ['integer', 'null'] },
+          },
+        },
+      },
+    },
+  }),
+  supParts: argsValidator({
+    type: 'object',
+    properties: { ids: { ...strings(MAX_PART_REFS), items: { type: 'string', pattern: '^[0-9]{1,20}$' } }, slugs: strings(MAX_PART_REFS) },
+  }),
+  supManufacturers: argsValidator({
+    type: 'object',
+    properties: { slugs: strings(100), q: { type: ['string', 'null'], minLength: 1, maxLength: 500 }, limit: intIn(1, 100) },
+  }),
+  supCategories: argsValidator({
+    type: 'object',
+    properties: {
+      slugs: strings(100),
+      q: { type: ['string', 'null'], minLength: 1, maxLength: 500 },
+      parent: { type: ['string', 'null'], maxLength: 1000 },
+      limit: intIn(1, 100),
+    },
+  }),
+};
+
+/** GraphQL's null for an absent optional argument, as the REST schemas expect it: left out. */
+function defined<T extends Record<string, unknown>>(args: T): T {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+/** Parts returned by a paid field: counted for the charge, then presented. */
+function paid(ctx: GraphQLContext, parts: readonly PartRecord[]) {
+  ctx.paidParts += parts.length;
+  return parts.map(presentPart);
+}
+
+/** Part ids are exposed as ID strings; everything else as the REST body has it. */
+const presentForGraphQL = (p: ReturnType<typeof presentPart>) => ({ ...p, id: String(p.id) });
+
+async function catalogView(s: AppServices) {
+  const view = await s.catalog.get();
+  if (!view) throw new ApiError('engine_unavailable', 'No catalogue has been loaded yet; ingest one first.');
+  return view;
+}
+
+/** The root resolvers (graphql-js calls a root value's functions with the field's arguments and the context). */
+function rootResolvers() {
+  return {
+    async supSearchMpn(raw: { mpn: string }, ctx: GraphQLContext) {
+      const { mpn } = validate.supSearchMpn<{ mpn: string }>(defined(raw));
+      const results = paid(ctx, await mpnSearch(ctx.s, mpn)).map(presentForGraphQL);
+      return { hits: results.length, results };
+    },
+    async supSearch(raw: Record<string, unknown>, ctx: GraphQLContext) {
+      const args = validate.supSearch<{ q?: string; filters?: PartFiltersInput; limit: number; offset: number }>(defined(raw));
+      const { account } = ctx.auth;
+      const r = await parametricSearch(ctx.s, account, { query: args.q, filters: args.filters, limit: args.limit, offset: args.offset }, ['filters']);
+      const results = paid(ctx, r.parts).map(presentForGraphQL);
+      return {
+        total: r.total,
+        hits: results.length,
+        offset: args.offset,
+        results,
+        // A field with arguments of its own: computed only when the query selects it.
+        aggregations: async (rawAgg: Record<string, unknown>) => {
+          const a = validate.aggregations<{ specs?: string[]; size: number }>(defined(rawAgg));
+          const f = await facetCounts(ctx.s, account, { query: args.q, filters: args.filters, specs: a.specs, size: a.size }, ['filters']);
+          return {
+            total: f.total,
+            manufacturers: f.manufacturers,
+            categories: f.categories,
+            specs: Object.entries(f.specs).map(([name, v]) => ({ name, ...v })),
+            available_specs: Object.entries(f.available_specs)
+              .map(([name, count]) => ({ name, count }))
+              .sort((x, y) => y.count - x.count || x.name.localeCompare(y.name)),
+          };
+        },
+      };
+    },
+    async supMultiMatch(raw: { queries: BatchLine[] }, ctx: GraphQLContext) {
+      const { queries } = validate.supMultiMatch<{ queries: BatchLine[] }>({ queries: raw.queries.map((q) => defined({ ...q })) });
+      const { results, parts } = await matchLines(ctx.s, queries);
+      ctx.paidParts += parts;
+      return results.map((r) => ('error' in r ? r : { ...r, results: r.results.map((c) => ({ ...c, part: presentForGraphQL(c.part) })) }));
+    },
+    async supParts(raw: { ids?: string[]; slugs?: string[] }, ctx: GraphQLContext) {
+      const args = validate.supParts<{ ids?: string[]; slugs?: string[] }>(defined(raw));
+      const ids = args.ids ?? [];
+      const slugs = args.slugs ?? [];
+      if (ids.length + slugs.length > MAX_PART_REFS) {
+        throw new ApiError('validation_error', `At most ${MAX_PART_REFS} parts in one supParts (ids and slugs together).`, {
+          detail: [{ loc: ['ids'], msg: `At most ${MAX_PART_REFS} ids and slugs together`, type: 'too_long', ctx: { max_length: MAX_PART_REFS } }],
+        });
+      }
+      const byId = new Map((await ctx.s.engine.getParts(ids.map(Number))).map((p) => [p.id, p]));
+      const resolve = partResolver(ctx.s);
+      const bySlug = await Promise.all(
+        slugs.map(async (slug) => {
+          const cut = slug.indexOf('/');
+          return cut > 0 && cut < slug.length - 1 ? ((await resolve(slug.slice(0, cut), slug.slice(cut + 1)))?.part ?? null) : null;
+        }),
+      );
+      const found = [...ids.map((id) => byId.get(Number(id)) ?? null), ...bySlug];
+      paid(
+        ctx,
+        found.filter((p) => p !== null),
+      );
+      return found.map((p) => (p ? presentForGraphQL(presentPart(p)) : null));
+    },
+    async supManufacturers(raw: Record<string, unknown>, ctx: GraphQLContext) {
+      const args = validate.supManufacturers<{ slugs?: string[]; q?: string; limit: number }>(defined(raw));
+      const view = await catalogView(ctx.s);
+      if (args.slugs) return args.slugs.map((slug) => ((m) => (m ? { ...presentManufacturer(m), confidence: null } : null))(view.manufacturers.get(slug)));
+      if (args.q !== undefined) {
+        return view
+          .manufacturerMatcher()
+          .match(args.q, args.limit)
+          .flatMap((m) => ((mfr) => (mfr ? [{ ...presentManufacturer(mfr), confidence: m.confidence }] : []))(view.manufacturers.get(m.slug)));
+      }
+      return [...view.manufacturers.all()]
+        .sort((a, b) => b.part_count - a.part_count || a.slug.localeCompare(b.slug))
+        .slice(0, args.limit)
+        .map((m) => ({ ...presentManufacturer(m), confidence: null }));
+    },
+    async supCategories(raw: Record<string, unknown>, ctx: GraphQLContext) {
+      const args = validate.supCategories<{ slugs?: string[]; q?: string; parent?: string; limit: number }>(defined(raw));
+      const tree = (await catalogView(ctx.s)).tree;
+      const detail = (slug: string, confidence: number | null) => {
+        const c = tree.get(slug);
+        if (!c) return null;
+        return { ...presentNode(c), description: c.description ?? '', path: tree.path(c.slug), children: tree.children(c.slug).map(presentNode), confidence };
+      };
+      if (args.slugs) return args.slugs.map((slug) => detail(slug.replace(/^\/+|\/+$/g, ''), null));
+      if (args.q !== undefined) {
+        const view = await catalogView(ctx.s);
+        return view
+          .categoryMatcher()
+          .match(args.q, args.limit)
+          .flatMap((m) => ((c) => (c ? [c] : []))(detail(m.slug, m.confidence)));
+      }
+      const parent = args.parent?.replace(/^\/+|\/+$/g, '') || undefined;
+      if (parent !== undefined && !tree.get(parent)) throw notFound(`Category "${parent}"`);
+      return (parent === undefined ? tree.roots() : tree.children(parent)).slice(0, args.limit).map((c) => detail(c.slug, null));
+    },
+  };
+}
+
+let built: GraphQLSchema | null = null;
+/** The executable schema (built once) and the root value its queries resolve from. */
+export function graphqlSchema(): { schema: GraphQLSchema; rootValue: ReturnType<typeof rootResolvers> } {
+  built ??= buildSchema(SDL);
+  return { schema: built, rootValue: rootResolvers() };
+}
+
+/** An ApiError as a GraphQL error: its code (and validation detail) under `extensions`. */
+export function toGraphQLError(e: ApiError, requestId: string, original?: GraphQLError): GraphQLError {
+  return new GraphQLError(e.message, {
+    nodes: original?.nodes,
+    source: original?.source,
+    positions: original?.positions,
+    path: original?.path,
+    extensions: { code: e.code, request_id: requestId, ...(e.extra.detail ? { detail: e.extra.detail } : {}) },
+  });
+}
