@@ -6,6 +6,8 @@
  */
 export const ERROR_CODES = {
   validation_error: 422,
+  graphql_parse_failed: 400,
+  graphql_validation_failed: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   insufficient_scope: 403,
@@ -14,6 +16,7 @@ export const ERROR_CODES = {
   usage_limit_exceeded: 402,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,

@@ -3,10 +3,13 @@
  * `parts:read`, the per-key throttle and the monthly request cap: one HTTP request counts once).
  *
  *   - Before execution: the operation is parsed (at most MAX_TOKENS tokens), validated, and may select at
- *     most MAX_ROOT_FIELDS root fields (aliases count). When it selects a paid field (PAID_FIELDS), the
- *     account must have a subscription (403 subscription_required) and credit (402 insufficient_credit).
- *   - After: the parts the paid fields returned are charged as `graphql_parts` (one unit a part). When the
- *     balance or the monthly quota cannot cover them the answer is 402 without data, and nothing is
+ *     most MAX_FIELDS fields once its fragments are expanded, of which at most MAX_EXPENSIVE root fields
+ *     and `aggregations` (aliases count: each runs a search). When it selects a paid field (PAID_FIELDS),
+ *     the account needs a subscription (403 subscription_required), credit (402 insufficient_credit) and
+ *     monthly quota left (402 usage_limit_exceeded); the parts it can still pay for (quota and credit)
+ *     are its allowance, and results beyond it are cut with a warning (SPEC.md Errors 4).
+ *   - After: the parts returned are charged as `graphql_parts` (one unit a part). Should the debit fail
+ *     anyway (a concurrent request spent the credit) the answer is 402 without data, and nothing is
  *     charged (a failed operation is free).
  *   - Errors keep GraphQL's form, `{errors: [{message, extensions: {code, request_id, detail?}}]}`, with the
  *     error catalogue's codes: a refused request (401, 403, 402, 429) answers with its HTTP status; a
@@ -17,41 +20,72 @@
 import type { Context } from 'koa';
 import { getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type SelectionSetNode } from 'graphql/index.js';
 import { createHandler, type OperationArgs, type Response } from 'graphql-http';
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { currentPeriod } from '../accounts/billing.ts';
 import type { AuthState } from '../http/middleware/guard.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { graphqlErrorsSchema } from '../http/schemas.ts';
 import type { AppServices } from '../http/services.ts';
-import { graphqlSchema, PAID_FIELDS, toGraphQLError, type GraphQLContext } from './schema.ts';
+import { graphqlSchema, newContext, PAID_FIELDS, toGraphQLError, type GraphQLContext } from './schema.ts';
 
 /** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every Part field fits). */
 export const MAX_TOKENS = 20_000;
-/** Most root fields (aliases included) one operation may select. */
-export const MAX_ROOT_FIELDS = 10;
+/** Most fields of one operation with its fragments expanded (a query for every Part field has about 60). */
+export const MAX_FIELDS = 1_000;
+/** Most root fields and `aggregations` fields (aliases included) one operation may select: each runs a search. */
+export const MAX_EXPENSIVE = 10;
 
-/** The root field names an operation selects, through fragments (aliases counted once each). */
-function rootFields(doc: DocumentNode, operationName: string | null | undefined): string[] {
+/**
+ * What an operation selects with its fragments expanded wherever they are spread: its root field names,
+ * how many fields in all and how many of them are expensive (root fields and `aggregations`). Counting
+ * stops past MAX_FIELDS, so a fragment spread many times cannot make the count itself costly.
+ */
+function operationShape(doc: DocumentNode, operationName: string | null | undefined): { roots: string[]; fields: number; expensive: number } {
   const op = getOperationAST(doc, operationName);
-  if (!op) return [];
   const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const walk = (set: SelectionSetNode) => {
+  const shape = { roots: [] as string[], fields: 0, expensive: 0 };
+  const walk = (set: SelectionSetNode, depth: number, within: ReadonlySet<string>) => {
     for (const sel of set.selections) {
-      if (sel.kind === Kind.FIELD) out.push(sel.name.value);
-      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
-      else if (!seen.has(sel.name.value)) {
-        seen.add(sel.name.value);
+      if (shape.fields > MAX_FIELDS) return;
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value === '__typename') continue;
+        shape.fields++;
+        if (depth === 0) shape.roots.push(sel.name.value);
+        if (depth === 0 || sel.name.value === 'aggregations') shape.expensive++;
+        if (sel.selectionSet) walk(sel.selectionSet, depth + 1, within);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet, depth, within);
+      else if (!within.has(sel.name.value)) {
+        // Validation has refused fragment cycles; `within` only guards this walk.
         const f = fragments.get(sel.name.value);
-        if (f) walk(f.selectionSet);
+        if (f) walk(f.selectionSet, depth, new Set([...within, sel.name.value]));
       }
     }
   };
-  walk(op.selectionSet);
-  return out.filter((n) => n !== '__typename');
+  if (op) walk(op.selectionSet, 0, new Set());
+  return shape;
+}
+
+/** The GraphQL error of a malformed request or document: the catalogue's graphql_* codes. */
+function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
+  const code = /^Syntax Error/.test(e.message) ? 'graphql_parse_failed' : 'graphql_validation_failed';
+  const g = e instanceof GraphQLError ? e : null;
+  return new GraphQLError(e.message, {
+    nodes: g?.nodes,
+    source: g?.source,
+    positions: g?.positions,
+    extensions: { ...g?.extensions, code, request_id: requestId },
+  });
 }
 
 const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: errors.map((e) => e.toJSON()) });
+
+/** graphql-http's answers without a body, by status. */
+const HTTP_REFUSALS: Record<number, ErrorCode> = { 405: 'method_not_allowed', 406: 'not_acceptable', 415: 'unsupported_media_type' };
+const HTTP_REFUSAL_MESSAGES: Record<number, string> = {
+  405: 'GraphQL queries are POSTed to /graphql.',
+  406: 'The client accepts neither application/graphql-response+json nor application/json.',
+  415: 'The request body must be JSON: send Content-Type: application/json.',
+};
 
 /** A refusal of the whole request: the catalogue's status, GraphQL's body. */
 function refusal(e: ApiError, requestId: string): Response {
@@ -81,11 +115,24 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
   async function execute(ctx: Context): Promise<Response> {
     const auth = ctx.state.auth as AuthState;
     const requestId = String(ctx.state.requestId ?? '');
-    const context: GraphQLContext = { s, auth, paidParts: 0 };
+    let context = newContext(s, auth, 0);
+    /** The parts the account can still pay for, or why a paid field is refused before any work. */
+    const paidAllowance = async (): Promise<number | ApiError> => {
+      if (!auth.account.subscription)
+        return new ApiError('subscription_required', 'This query selects paid fields and needs an active subscription on the account.');
+      if (auth.account.balance_micros <= 0) return new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
+      const unit = s.config.billing.prices.graphql_parts;
+      const byCredit = unit > 0 ? Math.floor(auth.account.balance_micros / unit) : Infinity;
+      const quota = s.config.billing.quotas.graphql_parts;
+      const byQuota = quota === undefined ? Infinity : quota - (await s.accounts.usage(auth.account.id, currentPeriod().key)).by_class.graphql_parts.units;
+      if (byQuota <= 0) return new ApiError('usage_limit_exceeded', 'The monthly usage quota for graphql parts is exhausted.');
+      if (byCredit <= 0) return new ApiError('insufficient_credit', "The account's credit does not cover one part.");
+      return Math.min(byCredit, byQuota);
+    };
     const handler = createHandler<Context, undefined, GraphQLContext>({
       schema,
       rootValue,
-      onSubscribe: (_req, params) => {
+      onSubscribe: async (_req, params) => {
         let document: DocumentNode;
         try {
           document = parse(params.query, { maxTokens: MAX_TOKENS });
@@ -94,17 +141,22 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
         }
         const errors = validate(schema, document, specifiedRules);
         if (errors.length) return errors;
-        const fields = rootFields(document, params.operationName);
-        if (fields.length > MAX_ROOT_FIELDS) {
-          return [new GraphQLError(`An operation may select at most ${MAX_ROOT_FIELDS} root fields (aliases included); it selects ${fields.length}.`)];
+        const shape = operationShape(document, params.operationName);
+        if (shape.fields > MAX_FIELDS) return [new GraphQLError(`An operation may select at most ${MAX_FIELDS} fields with its fragments expanded.`)];
+        if (shape.expensive > MAX_EXPENSIVE) {
+          return [
+            new GraphQLError(
+              `An operation may select at most ${MAX_EXPENSIVE} root and aggregations fields (aliases included); it selects ${shape.expensive}.`,
+            ),
+          ];
         }
-        if (fields.some((f) => PAID_FIELDS.has(f))) {
-          if (!auth.account.subscription) {
-            return refusal(new ApiError('subscription_required', 'This query selects paid fields and needs an active subscription on the account.'), requestId);
-          }
-          if (auth.account.balance_micros <= 0)
-            return refusal(new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.'), requestId);
+        let allowance = Infinity;
+        if (shape.roots.some((f) => PAID_FIELDS.has(f))) {
+          const paid = await paidAllowance();
+          if (paid instanceof ApiError) return refusal(paid, requestId);
+          allowance = paid;
         }
+        context = newContext(s, auth, allowance);
         return {
           schema,
           document,
@@ -114,24 +166,23 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
           contextValue: context,
         } satisfies OperationArgs<GraphQLContext>;
       },
-      onOperation: async () => {
+      onOperation: async (_req, _args, result) => {
         try {
           await (ctx.state.charge as (cls: 'graphql_parts', units: number) => Promise<void>)('graphql_parts', context.paidParts);
         } catch (e) {
           if (e instanceof ApiError) return refusal(e, requestId);
           throw e;
         }
+        if (context.warnings.length) return { ...result, extensions: { ...result.extensions, warnings: context.warnings } };
       },
       formatError: (err) => {
-        if (!(err instanceof GraphQLError)) return err;
+        // Before execution (no path): a malformed request or document.
+        if (!(err instanceof GraphQLError) || !err.path) return requestError(err, requestId);
         const original = err.originalError;
         if (original instanceof ApiError) return toGraphQLError(original, requestId, err);
-        if (original && !(original instanceof GraphQLError)) {
-          // A resolver's unexpected failure: logged with the request id, never shown.
-          s.log.error('graphql resolver failed', { request_id: requestId, path: err.path?.join('.'), error: original.stack ?? String(original) });
-          return toGraphQLError(new ApiError('internal_error', 'The server failed to resolve this field; retry later.'), requestId, err);
-        }
-        return err;
+        // A resolver's unexpected failure or a value the schema cannot represent: logged with the request id, never shown.
+        s.log.error('graphql field failed', { request_id: requestId, path: err.path.join('.'), error: original?.stack ?? err.message });
+        return toGraphQLError(new ApiError('internal_error', 'The server failed to resolve this field; retry later.'), requestId, err);
       },
     });
     return handler({
@@ -157,9 +208,16 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
       documentedBody: graphqlRequestSchema,
       errorForm: 'graphql',
       responses: { 200: { description: 'The GraphQL result (data and field errors).', schema: graphqlResponseSchema } },
-      errors: [400, 402, 403, 415],
+      errors: [400, 402, 403, 406, 415],
       handler: async (ctx) => {
         const [body, init] = await execute(ctx);
+        // graphql-http's refusals without a body: the catalogue's error, in GraphQL's form (the error middleware).
+        if (body === null)
+          throw new ApiError(
+            HTTP_REFUSALS[init.status] ?? 'graphql_validation_failed',
+            HTTP_REFUSAL_MESSAGES[init.status] ?? (init.statusText || 'Bad request.'),
+            { headers: init.headers },
+          );
         ctx.status = init?.status ?? 200;
         for (const [k, v] of Object.entries(init?.headers ?? {})) ctx.set(k, v);
         ctx.body = body ?? '';

@@ -14,7 +14,7 @@
  * JSON Schemas: a bad one is an error of that field with `extensions.code` validation_error and
  * `extensions.detail` in the validation form, its `loc` starting with the argument's name.
  */
-import { buildSchema, GraphQLError, type GraphQLSchema } from 'graphql/index.js';
+import { buildSchema, GraphQLError, Kind, type GraphQLResolveInfo, type GraphQLSchema, type SelectionSetNode } from 'graphql/index.js';
 import type { PartRecord } from '../catalog/part.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { presentNode } from '../http/routes/categories.ts';
@@ -27,7 +27,7 @@ import type { AuthState } from '../http/middleware/guard.ts';
 import type { AppServices } from '../http/services.ts';
 import { compileValidator, type JsonSchema } from '../http/validation.ts';
 import { partFiltersSchema, type PartFiltersInput } from '../search/filters.ts';
-import { presentPart } from '../search/present.ts';
+import { presentPart, type PartSearchResult } from '../search/present.ts';
 
 /** Root fields that cost one `graphql_parts` unit per part they return (SPEC.md Limits). */
 export const PAID_FIELDS: ReadonlySet<string> = new Set(['supSearchMpn', 'supSearch', 'supMultiMatch', 'supParts']);
@@ -72,8 +72,15 @@ export const SDL = /* GraphQL */ `
   }
 
   type SupSearchMpnResult {
+    """
+    Parts in results (all candidates when results is not selected).
+    """
     hits: Int!
     results: [Part!]!
+    """
+    Set when results were capped to the parts the account can still pay for (monthly quota or credit).
+    """
+    warnings: [String!]!
   }
 
   type SupSearchResult {
@@ -85,9 +92,13 @@ export const SDL = /* GraphQL */ `
     offset: Int!
     results: [Part!]!
     """
+    Set when results were capped to the parts the account can still pay for (monthly quota or credit).
+    """
+    warnings: [String!]!
+    """
     Breakdowns over the whole filtered set (not only this page); computed when selected. Free.
     """
-    aggregations(specs: [String!], size: Int = 20): Aggregations!
+    aggregations(specs: [String!], size: Int = 20): Aggregations
   }
 
   type Aggregations {
@@ -144,6 +155,10 @@ export const SDL = /* GraphQL */ `
     ambiguous: Boolean
     results: [MatchCandidate!]
     error: LineError
+    """
+    Set when this line's candidates were capped to the parts the account can still pay for.
+    """
+    errorString: String
   }
 
   type MatchCandidate {
@@ -216,8 +231,11 @@ export const SDL = /* GraphQL */ `
   type Offer {
     distributor: String!
     sku: String
-    stock: Int
-    moq: Int
+    """
+    Float: stock counts can exceed GraphQL's 32-bit Int.
+    """
+    stock: Float
+    moq: Float
     currency: String!
     """
     [quantity, unit price] pairs.
@@ -265,6 +283,52 @@ export interface GraphQLContext extends Record<PropertyKey, unknown> {
   auth: AuthState;
   /** Parts returned by the paid fields so far: the units charged when the operation succeeds. */
   paidParts: number;
+  /** Parts the account can still pay for in this request (monthly quota and credit); Infinity when unbounded. */
+  allowance: number;
+  /** Why results were capped, for the response's `extensions.warnings`. */
+  warnings: string[];
+  /** Part references (supParts ids and slugs) and BOM lines (supMultiMatch) asked for so far, across fields. */
+  refs: number;
+  lines: number;
+}
+
+export function newContext(s: AppServices, auth: AuthState, allowance: number): GraphQLContext {
+  return { s, auth, paidParts: 0, allowance, warnings: [], refs: 0, lines: 0 };
+}
+
+/** Takes up to `n` parts from the request's allowance; returns how many may be returned (and are charged). */
+function take(ctx: GraphQLContext, n: number): number {
+  const k = Math.min(n, ctx.allowance);
+  ctx.allowance -= k;
+  ctx.paidParts += k;
+  return k;
+}
+
+const capWarning = (field: string, k: number, n: number) =>
+  `${field}: ${k} of ${n} parts returned; the account's remaining graphql_parts allowance (monthly quota or credit) covers no more.`;
+
+/** Whether the field being resolved selects `name` among its own sub-fields (through fragments too). */
+function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((sel) => {
+      if (sel.kind === Kind.FIELD) return sel.name.value === name;
+      if (sel.kind === Kind.INLINE_FRAGMENT) return walk(sel.selectionSet);
+      if (seen.has(sel.name.value)) return false;
+      seen.add(sel.name.value);
+      return walk(info.fragments[sel.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((f) => walk(f.selectionSet));
+}
+
+/** Counts references asked for across the request's fields; more than `max` is the field's validation_error. */
+function budget(ctx: GraphQLContext, kind: 'refs' | 'lines', n: number, max: number, what: string, loc: string): void {
+  if (ctx[kind] + n > max) {
+    throw new ApiError('validation_error', `At most ${max} ${what} in one request, across fields.`, {
+      detail: [{ loc: [loc], msg: `At most ${max} ${what} in one request, across fields`, type: 'too_long', ctx: { max_length: max } }],
+    });
+  }
+  ctx[kind] += n;
 }
 
 /** Validates a field's arguments with the JSON Schema of its REST counterpart; errors name the argument. */
@@ -284,7 +348,7 @@ function argsValidator(schema: JsonSchema) {
 }
 
 const intIn = (minimum: number, maximum: number, dflt?: number) => ({ type: 'integer', minimum, maximum, ...(dflt !== undefined ? { default: dflt } : {}) });
-const strings = (maxItems: number) => ({ type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength: 2600 } });
+const strings = (maxItems: number, maxLength = 2600) => ({ type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength } });
 
 const validate = {
   supSearchMpn: argsValidator({ type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200 } } }),
@@ -292,10 +356,7 @@ const validate = {
     type: 'object',
     properties: { q: { type: ['string', 'null'], maxLength: 500 }, filters: partFiltersSchema, limit: intIn(1, 50), offset: intIn(0, 10000) },
   }),
-  aggregations: argsValidator({
-    type: 'object',
-    properties: { specs: { ...strings(30), items: { type: 'string', minLength: 1 } }, size: intIn(1, 100) },
-  }),
+  aggregations: argsValidator({ type: 'object', properties: { specs: strings(30, 200), size: intIn(1, 100) } }),
   supMultiMatch: argsValidator({
     type: 'object',
     required: ['queries'],
@@ -307,11 +368,7 @@ const validate = {
         items: {
           type: 'object',
           required: ['query'],
-          properties: {
-            query: { type: 'string', maxLength: 200 },
-            manufacturer: { type: ['string', 'null'], maxLength: 200 },
-            limit: { ...intIn(1, 10), type: ['integer', 'null'] },
-          },
+          properties: { query: { type: 'string', maxLength: 200 }, manufacturer: { type: 'string', maxLength: 200 }, limit: intIn(1, 10) },
         },
       },
     },
@@ -322,14 +379,14 @@ const validate = {
   }),
   supManufacturers: argsValidator({
     type: 'object',
-    properties: { slugs: strings(100), q: { type: ['string', 'null'], minLength: 1, maxLength: 500 }, limit: intIn(1, 100) },
+    properties: { slugs: strings(100, 200), q: { type: 'string', minLength: 1, maxLength: 500 }, limit: intIn(1, 100) },
   }),
   supCategories: argsValidator({
     type: 'object',
     properties: {
-      slugs: strings(100),
-      q: { type: ['string', 'null'], minLength: 1, maxLength: 500 },
-      parent: { type: ['string', 'null'], maxLength: 1000 },
+      slugs: strings(100, 1000),
+      q: { type: 'string', minLength: 1, maxLength: 500 },
+      parent: { type: 'string', maxLength: 1000 },
       limit: intIn(1, 100),
     },
   }),
@@ -340,14 +397,25 @@ function defined<T extends Record<string, unknown>>(args: T): T {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
-/** Parts returned by a paid field: counted for the charge, then presented. */
-function paid(ctx: GraphQLContext, parts: readonly PartRecord[]) {
-  ctx.paidParts += parts.length;
-  return parts.map(presentPart);
-}
+/** A part as GraphQL shows it: the REST body, ids as ID strings (they exceed GraphQL's 32-bit Int). */
+const withIdStrings = (p: PartSearchResult) => ({
+  ...p,
+  id: String(p.id),
+  manufacturer: p.manufacturer && { ...p.manufacturer, id: p.manufacturer.id === null ? null : String(p.manufacturer.id) },
+});
+const presentForGraphQL = (r: PartRecord) => withIdStrings(presentPart(r));
 
-/** Part ids are exposed as ID strings; everything else as the REST body has it. */
-const presentForGraphQL = (p: ReturnType<typeof presentPart>) => ({ ...p, id: String(p.id) });
+/**
+ * A paid field's parts, capped to the request's allowance and charged, when the query selects them (a
+ * query selecting only counts gets no parts and pays nothing); with the warning when capped.
+ */
+function paidResults(ctx: GraphQLContext, info: GraphQLResolveInfo, field: string, parts: readonly PartRecord[]) {
+  if (!selects(info, 'results')) return { results: [], warnings: [] as string[], selected: false };
+  const k = take(ctx, parts.length);
+  const warnings = k < parts.length ? [capWarning(field, k, parts.length)] : [];
+  ctx.warnings.push(...warnings);
+  return { results: parts.slice(0, k).map(presentForGraphQL), warnings, selected: true };
+}
 
 async function catalogView(s: AppServices) {
   const view = await s.catalog.get();
@@ -355,24 +423,26 @@ async function catalogView(s: AppServices) {
   return view;
 }
 
-/** The root resolvers (graphql-js calls a root value's functions with the field's arguments and the context). */
+/** The root resolvers (graphql-js calls a root value's functions with the field's arguments, the context and the field's info). */
 function rootResolvers() {
   return {
-    async supSearchMpn(raw: { mpn: string }, ctx: GraphQLContext) {
+    async supSearchMpn(raw: { mpn: string }, ctx: GraphQLContext, info: GraphQLResolveInfo) {
       const { mpn } = validate.supSearchMpn<{ mpn: string }>(defined(raw));
-      const results = paid(ctx, await mpnSearch(ctx.s, mpn)).map(presentForGraphQL);
-      return { hits: results.length, results };
+      const parts = await mpnSearch(ctx.s, mpn);
+      const r = paidResults(ctx, info, 'supSearchMpn', parts);
+      return { hits: r.selected ? r.results.length : parts.length, results: r.results, warnings: r.warnings };
     },
-    async supSearch(raw: Record<string, unknown>, ctx: GraphQLContext) {
+    async supSearch(raw: Record<string, unknown>, ctx: GraphQLContext, info: GraphQLResolveInfo) {
       const args = validate.supSearch<{ q?: string; filters?: PartFiltersInput; limit: number; offset: number }>(defined(raw));
       const { account } = ctx.auth;
-      const r = await parametricSearch(ctx.s, account, { query: args.q, filters: args.filters, limit: args.limit, offset: args.offset }, ['filters']);
-      const results = paid(ctx, r.parts).map(presentForGraphQL);
+      const found = await parametricSearch(ctx.s, account, { query: args.q, filters: args.filters, limit: args.limit, offset: args.offset }, ['filters']);
+      const r = paidResults(ctx, info, 'supSearch', found.parts);
       return {
-        total: r.total,
-        hits: results.length,
+        total: found.total,
+        hits: r.selected ? r.results.length : found.parts.length,
         offset: args.offset,
-        results,
+        results: r.results,
+        warnings: r.warnings,
         // A field with arguments of its own: computed only when the query selects it.
         aggregations: async (rawAgg: Record<string, unknown>) => {
           const a = validate.aggregations<{ specs?: string[]; size: number }>(defined(rawAgg));
@@ -389,35 +459,38 @@ function rootResolvers() {
         },
       };
     },
-    async supMultiMatch(raw: { queries: BatchLine[] }, ctx: GraphQLContext) {
+    async supMultiMatch(raw: { queries: BatchLine[] }, ctx: GraphQLContext, info: GraphQLResolveInfo) {
       const { queries } = validate.supMultiMatch<{ queries: BatchLine[] }>({ queries: raw.queries.map((q) => defined({ ...q })) });
-      const { results, parts } = await matchLines(ctx.s, queries);
-      ctx.paidParts += parts;
-      return results.map((r) => ('error' in r ? r : { ...r, results: r.results.map((c) => ({ ...c, part: presentForGraphQL(c.part) })) }));
+      budget(ctx, 'lines', queries.length, MAX_MATCH_LINES, 'supMultiMatch lines', 'queries');
+      const { results } = await matchLines(ctx.s, queries);
+      const selected = selects(info, 'results');
+      return results.map((line) => {
+        if ('error' in line) return { ...line, ambiguous: null, results: null, errorString: null };
+        if (!selected) return { ...line, results: [], errorString: null };
+        const k = take(ctx, line.results.length);
+        const errorString = k < line.results.length ? capWarning(`supMultiMatch line ${line.index}`, k, line.results.length) : null;
+        if (errorString) ctx.warnings.push(errorString);
+        return { ...line, results: line.results.slice(0, k).map((c) => ({ ...c, part: withIdStrings(c.part) })), errorString };
+      });
     },
     async supParts(raw: { ids?: string[]; slugs?: string[] }, ctx: GraphQLContext) {
       const args = validate.supParts<{ ids?: string[]; slugs?: string[] }>(defined(raw));
       const ids = args.ids ?? [];
       const slugs = args.slugs ?? [];
-      if (ids.length + slugs.length > MAX_PART_REFS) {
-        throw new ApiError('validation_error', `At most ${MAX_PART_REFS} parts in one supParts (ids and slugs together).`, {
-          detail: [{ loc: ['ids'], msg: `At most ${MAX_PART_REFS} ids and slugs together`, type: 'too_long', ctx: { max_length: MAX_PART_REFS } }],
-        });
-      }
+      budget(ctx, 'refs', ids.length + slugs.length, MAX_PART_REFS, 'supParts ids and slugs', ids.length ? 'ids' : 'slugs');
       const byId = new Map((await ctx.s.engine.getParts(ids.map(Number))).map((p) => [p.id, p]));
       const resolve = partResolver(ctx.s);
-      const bySlug = await Promise.all(
-        slugs.map(async (slug) => {
-          const cut = slug.indexOf('/');
-          return cut > 0 && cut < slug.length - 1 ? ((await resolve(slug.slice(0, cut), slug.slice(cut + 1)))?.part ?? null) : null;
-        }),
-      );
+      // One after another: a slug may take a scan of its maker's escaped slugs (part-detail.ts).
+      const bySlug: (PartRecord | null)[] = [];
+      for (const slug of slugs) {
+        const cut = slug.indexOf('/');
+        bySlug.push(cut > 0 && cut < slug.length - 1 ? ((await resolve(slug.slice(0, cut), slug.slice(cut + 1)))?.part ?? null) : null);
+      }
       const found = [...ids.map((id) => byId.get(Number(id)) ?? null), ...bySlug];
-      paid(
-        ctx,
-        found.filter((p) => p !== null),
-      );
-      return found.map((p) => (p ? presentForGraphQL(presentPart(p)) : null));
+      const n = found.filter((p) => p !== null).length;
+      let k = take(ctx, n);
+      if (k < n) ctx.warnings.push(`${capWarning('supParts', k, n)} The others are null.`);
+      return found.map((p) => (p && k-- > 0 ? presentForGraphQL(p) : null));
     },
     async supManufacturers(raw: Record<string, unknown>, ctx: GraphQLContext) {
       const args = validate.supManufacturers<{ slugs?: string[]; q?: string; limit: number }>(defined(raw));

@@ -6,7 +6,7 @@ import { createGuard } from './middleware/guard.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
 import { buildOpenApi } from './openapi.ts';
-import { mountRoutes, type RouteSpec } from './route.ts';
+import { mountRoutes, routePath, type RouteSpec } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
 import { categoryRoutes } from './routes/categories.ts';
 import { listRoutes } from './routes/lists.ts';
@@ -48,10 +48,18 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  const guard = createGuard(s);
+  // Guarded paths outside /v1 (GraphQL): throttled like /v1 even when refused before routing (guard.unrouted).
+  const guardedElsewhere = routes.filter((r) => r.access !== 'public' && !r.path.toLowerCase().startsWith('/v1')).map((r) => r.path.toLowerCase());
+  const guard = createGuard(s, guardedElsewhere);
   mountRoutes(router, routes, guard);
+  // Paths whose every error, even one raised before routing (a body that is not JSON), takes GraphQL's form.
+  const graphqlPaths = new Set(routes.filter((r) => r.errorForm === 'graphql').map((r) => r.path.toLowerCase()));
   app.use(requestId());
   app.use(errorHandler(s.log));
+  app.use((ctx, next) => {
+    if (graphqlPaths.has(routePath(ctx.path))) ctx.state.errorForm = 'graphql';
+    return next();
+  });
   app.use(guard.unrouted);
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
   app.use(router.routes());

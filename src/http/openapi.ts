@@ -13,6 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   402: 'No credit left (insufficient_credit) or monthly usage quota exhausted (usage_limit_exceeded).',
   403: "The key lacks the route's capability (insufficient_scope), or a paid operation without a subscription (subscription_required).",
   404: 'Unknown resource (not_found).',
+  406: 'GraphQL: the client accepts no JSON media type (not_acceptable).',
   413: 'Request body over 2 MB (payload_too_large).',
   415: 'Request body sent without Content-Type: application/json (unsupported_media_type).',
   422: 'Validation error: `detail` names each bad field by `loc`.',

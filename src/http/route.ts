@@ -47,7 +47,10 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   body?: JsonSchema;
   /** A body the handler reads and checks itself (GraphQL): documented in OpenAPI, not validated here. */
   documentedBody?: JsonSchema;
-  /** The body form of this route's errors: the REST forms (default), or GraphQL's `{errors: [...]}`. */
+  /**
+   * The body form of this route's errors: the REST forms (default), or GraphQL's `{errors: [...]}` (for
+   * every request to its path, including those refused before routing: app.ts).
+   */
   errorForm?: 'rest' | 'graphql';
   /** Success responses by status; error responses are added from the catalogue. */
   responses: Record<number, ResponseSpec>;
@@ -96,17 +99,13 @@ export function mountRoutes(
       if (result !== undefined) ctx.body = result;
     };
     const method = route.method === 'GET' ? 'get' : 'post';
-    const errorForm = route.errorForm;
-    const marked = errorForm
-      ? [
-          (ctx: Context, next: () => Promise<unknown>) => {
-            ctx.state.errorForm = errorForm; // read by the error middleware, whatever fails after this
-            return next();
-          },
-        ]
-      : [];
-    router[method](route.operationId, route.path, ...marked, guard(route), handle);
+    router[method](route.operationId, route.path, guard(route), handle);
   }
+}
+
+/** A request path as the router matches it: in any case, with or without a trailing slash. */
+export function routePath(path: string): string {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, '');
 }
 
 export function openapiPathOf(route: RouteSpec): string {

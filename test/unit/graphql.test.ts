@@ -4,7 +4,7 @@
  * refused without a subscription or credit, and every error keeps GraphQL's form with the catalogue code.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_ROOT_FIELDS } from '../../src/graphql/route.ts';
+import { MAX_EXPENSIVE } from '../../src/graphql/route.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 const PART_FIELDS = `id mpn slug description long_description part_status canonical_id package
@@ -70,11 +70,47 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(Object.fromEntries(s.aggregations.available_specs.map((x: any) => [x.name, x.count]))).toEqual(facets.available_specs);
   });
 
-  it('charges the parts of results, not the free aggregations', async () => {
+  it('charges the parts in results only: counts and aggregations are free, and an aggregations error leaves results', async () => {
     const { secret } = await t.api.key({ capabilities: ['parts:read'] });
-    const r = await gql(`{ supSearch(q: "resistor", limit: 2) { hits aggregations { total } } }`, undefined, secret);
-    expect(r.body.data.supSearch.hits).toBe(2);
+    const counts = await gql(
+      `{ supSearch(q: "resistor", limit: 2) { total hits aggregations { total } } supSearchMpn(mpn: "LM358D") { hits } }`,
+      undefined,
+      secret,
+    );
+    expect(counts.body.errors).toBeUndefined();
+    expect([counts.body.data.supSearch.hits, counts.body.data.supSearchMpn.hits]).toEqual([2, 3]);
+    expect(await usageOf(secret)).toMatchObject({ units: 0 });
+    const r = await gql(`{ supSearch(q: "resistor", limit: 2) { results { mpn } aggregations(size: 1000) { total } } }`, undefined, secret);
+    expect(r.body.data.supSearch.results).toHaveLength(2);
+    expect(r.body.data.supSearch.aggregations).toBeNull();
+    expect(r.body.errors[0]).toMatchObject({ path: ['supSearch', 'aggregations'], extensions: { code: 'validation_error' } });
     expect(await usageOf(secret)).toMatchObject({ units: 2 });
+  });
+
+  it('caps paid results to what the credit covers, with warnings (SPEC.md Errors 4), and charges what it returned', async () => {
+    // 0.005 USD covers two parts at the default 0.002.
+    const { secret } = await t.api.key({ capabilities: ['parts:read'], creditUsd: 0.005 });
+    const r = await gql(`{ supSearchMpn(mpn: "LM358D") { hits results { mpn } warnings } }`, undefined, secret);
+    expect(r.body.data.supSearchMpn).toEqual({ hits: 2, results: [{ mpn: 'LM358D' }, { mpn: 'LM358DR' }], warnings: [expect.stringMatching(/2 of 3 parts/)] });
+    expect(r.body.extensions.warnings).toEqual(r.body.data.supSearchMpn.warnings);
+    expect(await usageOf(secret)).toMatchObject({ units: 2 });
+    const m = await t.api.key({ capabilities: ['parts:read'], creditUsd: 0.003 });
+    const lines = await gql(
+      `{ supMultiMatch(queries: [{query: "LM358DR", limit: 1}, {query: "GRM188R71H104KA93D"}]) { index results { part { mpn } } errorString } }`,
+      undefined,
+      m.secret,
+    );
+    expect(lines.body.data.supMultiMatch[0]).toEqual({ index: 0, results: [{ part: { mpn: 'LM358DR' } }], errorString: null });
+    expect(lines.body.data.supMultiMatch[1]).toEqual({ index: 1, results: [], errorString: expect.stringMatching(/0 of 1 parts/) });
+    expect(await usageOf(m.secret)).toMatchObject({ units: 1 });
+  });
+
+  it('limits part references and BOM lines per request, across aliases', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => String(i + 1));
+    const r = await gql(`query($ids: [ID!]) { a: supParts(ids: $ids) { mpn } b: supParts(ids: $ids) { mpn } }`, { ids });
+    expect(r.body.data.a).toHaveLength(30);
+    expect(r.body.data.b).toBeNull();
+    expect(r.body.errors[0]).toMatchObject({ path: ['b'], extensions: { code: 'validation_error', detail: [{ loc: ['ids'], type: 'too_long' }] } });
   });
 
   it('supMultiMatch answers each line as POST /v1/parts/match/batch, a blank line as its own error', async () => {
@@ -177,18 +213,10 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       expect((await gql('{ supCategories { slug } }', undefined, secret)).status).toBe(200);
     });
 
-    it('no credit: 402 before execution; credit short of the parts returned: 402, no data, nothing charged', async () => {
+    it('no credit: 402 insufficient_credit before execution', async () => {
       const broke = await t.api.key({ capabilities: ['parts:read'], creditUsd: 0 });
       const r = await gql('{ supSearchMpn(mpn: "LM358D") { hits } }', undefined, broke.secret);
-      expect([r.status, r.body.errors[0].extensions.code]).toEqual([402, 'insufficient_credit']);
-      // 0.003 USD covers one part at the default 0.002, not three.
-      const short = await t.api.key({ capabilities: ['parts:read'], creditUsd: 0.003 });
-      const s = await gql('{ supSearchMpn(mpn: "LM358D") { hits } }', undefined, short.secret);
-      expect(s.status).toBe(402);
-      expect(s.body.data).toBeUndefined();
-      expect(s.body.errors[0].extensions.code).toBe('insufficient_credit');
-      expect(await usageOf(short.secret)).toMatchObject({ units: 0 });
-      expect((await gql('{ supSearchMpn(mpn: "AO3400A") { hits } }', undefined, short.secret)).body.data.supSearchMpn.hits).toBe(1);
+      expect([r.status, r.body.errors[0].extensions.code, r.body.data]).toEqual([402, 'insufficient_credit', undefined]);
     });
 
     it("a bad argument is that field's validation_error with detail naming it; the other fields still answer", async () => {
@@ -213,11 +241,40 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       expect(syntax.body.errors[0].message).toMatch(/Syntax Error/);
     });
 
-    it(`more than ${MAX_ROOT_FIELDS} root fields (aliases count) is refused before anything runs`, async () => {
-      const many = Array.from({ length: MAX_ROOT_FIELDS + 1 }, (_, i) => `f${i}: supCategories { slug }`).join(' ');
+    it(`more than ${MAX_EXPENSIVE} root and aggregations fields (aliases count, through fragments) is refused before anything runs`, async () => {
+      const many = Array.from({ length: MAX_EXPENSIVE + 1 }, (_, i) => `f${i}: supCategories { slug }`).join(' ');
       const r = await gql(`{ ${many} }`);
       expect(r.body.data).toBeUndefined();
-      expect(r.body.errors[0].message).toMatch(/at most 10 root fields/);
+      expect(r.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/at most 10 root and aggregations fields/),
+        extensions: { code: 'graphql_validation_failed' },
+      });
+      // Two root fields, but a fragment spreading 5 aggregations into each: 12 searches.
+      const aggs = Array.from({ length: 5 }, (_, i) => `a${i}: aggregations { total }`).join(' ');
+      const f = await gql(`{ x: supSearch { ...A } y: supSearch { ...A } } fragment A on SupSearchResult { ${aggs} }`);
+      expect(f.body.errors[0].message).toMatch(/it selects 12/);
+    });
+
+    it('refused before routing, or by graphql-http, still in GraphQL form with the catalogue code, throttled', async () => {
+      const badJson = await fetch(`${t.api.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query": ' });
+      expect(badJson.status).toBe(422);
+      expect(badJson.headers.get('x-ratelimit-limit')).not.toBeNull();
+      expect(((await badJson.json()) as any).errors[0].extensions).toMatchObject({ code: 'validation_error', detail: [{ type: 'json_invalid' }] });
+      const text = await fetch(`${t.api.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${t.secret}` },
+        body: '{ supCategories { slug } }',
+      });
+      expect(text.status).toBe(415);
+      expect(((await text.json()) as any).errors[0].extensions.code).toBe('unsupported_media_type');
+      const put = await fetch(`${t.api.url}/graphql`, { method: 'PUT', headers: { Authorization: `Bearer ${t.secret}` } });
+      expect(put.status).toBe(405);
+      expect(((await put.json()) as any).errors[0].extensions.code).toBe('method_not_allowed');
+      const noQuery = await gql(undefined as unknown as string);
+      expect(noQuery.status).toBe(400);
+      expect(noQuery.body.errors[0].extensions.code).toBe('graphql_validation_failed');
+      const syntax = await gql('{ supCategories { slug ');
+      expect(syntax.body.errors[0].extensions.code).toBe('graphql_parse_failed');
     });
 
     it('GET /graphql: 404 not_found in GraphQL form (no explorer, no GET queries)', async () => {
@@ -226,5 +283,23 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       const body = (await res.json()) as any;
       expect(body.errors[0].extensions.code).toBe('not_found');
     });
+  });
+});
+
+describe('GraphQL against a monthly graphql_parts quota', () => {
+  const t = useTestApi('sqlite', { MONTHLY_QUOTAS: 'graphql_parts=4' });
+  it('caps results at the quota left with a warning, then refuses with 402 usage_limit_exceeded', async () => {
+    const gql = async (query: string) => {
+      const res = await t.api.post('/graphql', { query }, t.secret);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await gql('{ supSearchMpn(mpn: "LM358D") { results { mpn } warnings } }')).body.data.supSearchMpn.warnings).toEqual([]);
+    const capped = await gql('{ supSearchMpn(mpn: "LM358D") { results { mpn } warnings } }');
+    expect(capped.body.data.supSearchMpn.results).toEqual([{ mpn: 'LM358D' }]);
+    expect(capped.body.data.supSearchMpn.warnings).toEqual([expect.stringMatching(/1 of 3 parts/)]);
+    const over = await gql('{ supSearchMpn(mpn: "LM358D") { results { mpn } } }');
+    expect([over.status, over.body.errors[0].extensions.code]).toEqual([402, 'usage_limit_exceeded']);
+    // Free fields still answer.
+    expect((await gql('{ supCategories { slug } }')).status).toBe(200);
   });
 });

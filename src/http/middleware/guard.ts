@@ -15,7 +15,7 @@ import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate } from '../../accounts/gate.ts';
 import type { Account, ApiKeyInfo, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
-import type { RouteSpec } from '../route.ts';
+import { routePath, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
 
 export interface AuthState {
@@ -34,7 +34,9 @@ interface Credential {
   bucket: string;
 }
 
-export function createGuard(s: AppServices) {
+/** `guardedElsewhere`: guarded paths outside /v1 (lower case), throttled by `unrouted` like /v1 paths. */
+export function createGuard(s: AppServices, guardedElsewhere: readonly string[] = []) {
+  const elsewhere = new Set(guardedElsewhere);
   const billing = s.config.billing;
   const gate = s.gate ?? createGate(s.accounts, s.throttle);
   /**
@@ -79,15 +81,16 @@ export function createGuard(s: AppServices) {
     });
   };
   /**
-   * A /v1 request that reaches no route (404, 405) or fails before its route runs (a body too large
+   * A /v1 request (or one to a guarded path outside /v1: GraphQL) that reaches no route (404, 405) or
+   * fails before its route runs (a body too large
    * or not JSON) is throttled like any other, so every /v1 response carries the rate-limit headers and
    * probing unknown paths uses up the window too; a full window turns it into the 429. It is not
    * counted against the monthly cap, and the key is not judged beyond finding its limit.
    */
   const unrouted = async (ctx: Context, next: Next) => {
     // The router matches paths in any case: so does this.
-    const p = ctx.path.toLowerCase();
-    if (p !== '/v1' && !p.startsWith('/v1/')) return next();
+    const p = routePath(ctx.path);
+    if (p !== '/v1' && !p.startsWith('/v1/') && !elsewhere.has(p)) return next();
     const admitIfUnguarded = async () => {
       if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
       rateLimited(ctx, (await admit(ctx, currentPeriod().key, () => false)).throttle);
