@@ -18,7 +18,7 @@
  * GET /graphql answers 404: this server ships no explorer and takes no GET queries (SPEC.md allows both off).
  */
 import type { Context } from 'koa';
-import { getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type SelectionSetNode } from 'graphql/index.js';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql/index.js';
 import { createHandler, type OperationArgs, type Response } from 'graphql-http';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { currentPeriod } from '../accounts/billing.ts';
@@ -26,6 +26,7 @@ import type { AuthState } from '../http/middleware/guard.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { graphqlErrorsSchema } from '../http/schemas.ts';
 import type { AppServices } from '../http/services.ts';
+import { operationShape } from './selection.ts';
 import { graphqlSchema, newContext, PAID_FIELDS, toGraphQLError, type GraphQLContext } from './schema.ts';
 
 /** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every Part field fits). */
@@ -34,36 +35,6 @@ export const MAX_TOKENS = 20_000;
 export const MAX_FIELDS = 1_000;
 /** Most root fields and `aggregations` fields (aliases included) one operation may select: each runs a search. */
 export const MAX_EXPENSIVE = 10;
-
-/**
- * What an operation selects with its fragments expanded wherever they are spread: its root field names,
- * how many fields in all and how many of them are expensive (root fields and `aggregations`). Counting
- * stops past MAX_FIELDS, so a fragment spread many times cannot make the count itself costly.
- */
-function operationShape(doc: DocumentNode, operationName: string | null | undefined): { roots: string[]; fields: number; expensive: number } {
-  const op = getOperationAST(doc, operationName);
-  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const shape = { roots: [] as string[], fields: 0, expensive: 0 };
-  const walk = (set: SelectionSetNode, depth: number, within: ReadonlySet<string>) => {
-    for (const sel of set.selections) {
-      if (shape.fields > MAX_FIELDS) return;
-      if (sel.kind === Kind.FIELD) {
-        if (sel.name.value === '__typename') continue;
-        shape.fields++;
-        if (depth === 0) shape.roots.push(sel.name.value);
-        if (depth === 0 || sel.name.value === 'aggregations') shape.expensive++;
-        if (sel.selectionSet) walk(sel.selectionSet, depth + 1, within);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet, depth, within);
-      else if (!within.has(sel.name.value)) {
-        // Validation has refused fragment cycles; `within` only guards this walk.
-        const f = fragments.get(sel.name.value);
-        if (f) walk(f.selectionSet, depth, new Set([...within, sel.name.value]));
-      }
-    }
-  };
-  if (op) walk(op.selectionSet, 0, new Set());
-  return shape;
-}
 
 /** The GraphQL error of a malformed request or document: the catalogue's graphql_* codes. */
 function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
@@ -141,7 +112,7 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
         }
         const errors = validate(schema, document, specifiedRules);
         if (errors.length) return errors;
-        const shape = operationShape(document, params.operationName);
+        const shape = operationShape(document, params.operationName, params.variables);
         if (shape.fields > MAX_FIELDS) return [new GraphQLError(`An operation may select at most ${MAX_FIELDS} fields with its fragments expanded.`)];
         if (shape.expensive > MAX_EXPENSIVE) {
           return [

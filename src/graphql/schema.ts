@@ -14,7 +14,8 @@
  * JSON Schemas: a bad one is an error of that field with `extensions.code` validation_error and
  * `extensions.detail` in the validation form, its `loc` starting with the argument's name.
  */
-import { buildSchema, GraphQLError, Kind, type GraphQLResolveInfo, type GraphQLSchema, type SelectionSetNode } from 'graphql/index.js';
+import { buildSchema, GraphQLError, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql/index.js';
+import { selectsPath } from './selection.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { presentNode } from '../http/routes/categories.ts';
@@ -307,19 +308,8 @@ function take(ctx: GraphQLContext, n: number): number {
 const capWarning = (field: string, k: number, n: number) =>
   `${field}: ${k} of ${n} parts returned; the account's remaining graphql_parts allowance (monthly quota or credit) covers no more.`;
 
-/** Whether the field being resolved selects `name` among its own sub-fields (through fragments too). */
-function selects(info: GraphQLResolveInfo, name: string): boolean {
-  const seen = new Set<string>();
-  const walk = (set: SelectionSetNode | undefined): boolean =>
-    (set?.selections ?? []).some((sel) => {
-      if (sel.kind === Kind.FIELD) return sel.name.value === name;
-      if (sel.kind === Kind.INLINE_FRAGMENT) return walk(sel.selectionSet);
-      if (seen.has(sel.name.value)) return false;
-      seen.add(sel.name.value);
-      return walk(info.fragments[sel.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.some((f) => walk(f.selectionSet));
-}
+/** Whether the field being resolved selects the path of sub-fields (`['results']`), as execution includes them. */
+const selects = (info: GraphQLResolveInfo, ...path: string[]) => selectsPath(info.fieldNodes, info.fragments, info.variableValues, path);
 
 /** Counts references asked for across the request's fields; more than `max` is the field's validation_error. */
 function budget(ctx: GraphQLContext, kind: 'refs' | 'lines', n: number, max: number, what: string, loc: string): void {
@@ -463,10 +453,11 @@ function rootResolvers() {
       const { queries } = validate.supMultiMatch<{ queries: BatchLine[] }>({ queries: raw.queries.map((q) => defined({ ...q })) });
       budget(ctx, 'lines', queries.length, MAX_MATCH_LINES, 'supMultiMatch lines', 'queries');
       const { results } = await matchLines(ctx.s, queries);
-      const selected = selects(info, 'results');
+      // Candidates count as returned parts when the query selects their part.
+      const selected = selects(info, 'results', 'part');
       return results.map((line) => {
         if ('error' in line) return { ...line, ambiguous: null, results: null, errorString: null };
-        if (!selected) return { ...line, results: [], errorString: null };
+        if (!selected) return { ...line, errorString: null }; // no part shown: nothing to charge
         const k = take(ctx, line.results.length);
         const errorString = k < line.results.length ? capWarning(`supMultiMatch line ${line.index}`, k, line.results.length) : null;
         if (errorString) ctx.warnings.push(errorString);

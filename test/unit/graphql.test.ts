@@ -87,6 +87,25 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(await usageOf(secret)).toMatchObject({ units: 2 });
   });
 
+  it('charges nothing for results that @skip/@include leave out, or candidates shown without their part', async () => {
+    const { secret } = await t.api.key({ capabilities: ['parts:read'] });
+    const skipped = await gql(
+      `query($s: Boolean!) { a: supSearchMpn(mpn: "LM358D") { hits results @skip(if: $s) { mpn } }
+         b: supSearchMpn(mpn: "LM358D") { ...R @include(if: false) } c: supSearchMpn(mpn: "LM358D") { ... @skip(if: true) { results { mpn } } }
+         d: supMultiMatch(queries: [{query: "LM358DR"}]) { results { confidence } } }
+       fragment R on SupSearchMpnResult { results { mpn } }`,
+      { s: true },
+      secret,
+    );
+    expect(skipped.body.errors).toBeUndefined();
+    expect(skipped.body.data.a).toEqual({ hits: 3 });
+    expect(skipped.body.data.d[0].results.length).toBeGreaterThan(0);
+    expect(await usageOf(secret)).toMatchObject({ units: 0 });
+    const shown = await gql(`query($s: Boolean!) { supSearchMpn(mpn: "LM358D") { results @skip(if: $s) { mpn } } }`, { s: false }, secret);
+    expect(shown.body.data.supSearchMpn.results).toHaveLength(3);
+    expect(await usageOf(secret)).toMatchObject({ units: 3 });
+  });
+
   it('caps paid results to what the credit covers, with warnings (SPEC.md Errors 4), and charges what it returned', async () => {
     // 0.005 USD covers two parts at the default 0.002.
     const { secret } = await t.api.key({ capabilities: ['parts:read'], creditUsd: 0.005 });
@@ -253,6 +272,12 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       const aggs = Array.from({ length: 5 }, (_, i) => `a${i}: aggregations { total }`).join(' ');
       const f = await gql(`{ x: supSearch { ...A } y: supSearch { ...A } } fragment A on SupSearchResult { ${aggs} }`);
       expect(f.body.errors[0].message).toMatch(/it selects 12/);
+      // Fragments spreading each other twice, 22 deep (a 2^22-field expansion in under 1 KB): refused at once.
+      const nested = Array.from({ length: 22 }, (_, i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} }`).join(' ');
+      const started = Date.now();
+      const deep = await gql(`{ ...F22 } fragment F0 on Query { __typename } ${nested}`);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(deep.body.errors[0]).toMatchObject({ message: expect.stringMatching(/at most 1000 fields/), extensions: { code: 'graphql_validation_failed' } });
     });
 
     it('refused before routing, or by graphql-http, still in GraphQL form with the catalogue code, throttled', async () => {
