@@ -23,7 +23,7 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
     return engine;
   }
   const { createSqliteEngine } = await import('./engines/sqlite/engine.ts');
-  const engine = createSqliteEngine({ file: path.join(config.dataDir, 'partsearch.db') });
+  const engine = createSqliteEngine({ file: path.join(config.dataDir, 'partsearch.db'), recordCacheSize: config.recordCacheSize });
   await engine.init();
   return engine;
 }

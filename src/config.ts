@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PRICES_USD, micros, type BillingConfig } from './accounts/billing.ts';
 import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
+import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
 
@@ -38,6 +39,8 @@ export interface Config {
    * at a time, beside the thread serving requests), every core for bulk embedding (ingest).
    */
   readonly embeddingThreads: number | null;
+  /** SQLite engine: parsed part records kept for reuse (RECORD_CACHE_SIZE; 0 keeps none). */
+  readonly recordCacheSize: number;
   /** Log level. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Prices, quotas, request cap and default throttle. */
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
     embeddingThreads: str(env, 'EMBEDDING_THREADS') === null ? null : int(env, 'EMBEDDING_THREADS', 1, 1, 256),
+    recordCacheSize: int(env, 'RECORD_CACHE_SIZE', DEFAULT_RECORD_CACHE, 0, 10_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     billing: Object.freeze({
       prices: Object.freeze(

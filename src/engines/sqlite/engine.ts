@@ -28,7 +28,7 @@ import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './t
 import { createKnn } from './knn.ts';
 import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
-import { parsedRecords, recordJson, recordTexts, withLazyRecords } from './records.ts';
+import { DEFAULT_RECORD_CACHE, parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -54,6 +54,8 @@ export interface SqliteEngineOptions {
    * (facets), ranked text under filters (text-rank.ts: ranked windows, or the plain join).
    */
   plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan'; textRank?: TextRankPlan };
+  /** Parsed records kept for reuse (records.ts RecordCache; default DEFAULT_RECORD_CACHE, 0 keeps none). */
+  recordCacheSize?: number;
 }
 
 export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
@@ -69,6 +71,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let hasStatusIndex = false;
   let hasPrices = true;
   const stmts = new Map<string, Database.Statement>();
+  const records = new RecordCache(opts.recordCacheSize ?? DEFAULT_RECORD_CACHE);
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -87,6 +90,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (dv === dataVersion) return;
     dataVersion = dv;
     metaStale = true;
+    records.clear(); // a commit (an ingest, a list edit) may have changed stored records
     const l = getPointer.get('live')?.value ?? null;
     previous = getPointer.get('previous')?.value ?? null;
     if (l !== live) {
@@ -176,7 +180,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
             stmt,
             t,
             hits.map((h) => h.id),
+            records,
           ),
+          records,
         )
       : hits;
   }
@@ -226,20 +232,21 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
 
   function getParts(ids: readonly number[]): PartRecord[] {
     const t = tables();
-    return t ? parsedRecords(recordTexts(stmt, t, ids), ids) : [];
+    return t ? parsedRecords(recordTexts(stmt, t, ids, records), ids, records) : [];
   }
 
   function getPartBySlug(mfr: string, mpnSlug: string): { part: PartRecord; exact: boolean } | null {
     const t = tables();
     if (!t) return null;
-    const exact = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? ORDER BY id LIMIT 1`).get(mfr, mpnSlug) as
-      { record: string } | undefined;
-    if (exact) return { part: JSON.parse(exact.record) as PartRecord, exact: true };
-    const loose = stmt(`SELECT record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? COLLATE NOCASE ORDER BY id LIMIT 1`).get(
+    const read = (row: { id: number; record: string }) => records.get(row.id) ?? records.parse(row.id, row.record);
+    const exact = stmt(`SELECT id, record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? ORDER BY id LIMIT 1`).get(mfr, mpnSlug) as
+      { id: number; record: string } | undefined;
+    if (exact) return { part: read(exact), exact: true };
+    const loose = stmt(`SELECT id, record FROM ${t.parts} WHERE mfr_slug = ? AND mpn_slug = ? COLLATE NOCASE ORDER BY id LIMIT 1`).get(
       mfr.toLowerCase(),
       mpnSlug,
-    ) as { record: string } | undefined;
-    return loose ? { part: JSON.parse(loose.record) as PartRecord, exact: false } : null;
+    ) as { id: number; record: string } | undefined;
+    return loose ? { part: read(loose), exact: false } : null;
   }
 
   function meta(): CatalogMeta | null {
@@ -350,6 +357,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
           if (lists.length !== rec.lists.length || !lists.every((l, i) => l === rec.lists[i])) write.run(recordJson({ ...rec, lists }), id);
         }
       })();
+      records.clear(); // this connection's commits do not move data_version (refresh)
     },
     async close() {
       db.close();
