@@ -3,13 +3,22 @@
  * records frozen (callers share them), and never stale: a list edit in this process or another
  * process's commit on the same file shows at once.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PartRecord } from '../../src/catalog/part.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { RecordCache } from '../../src/engines/sqlite/records.ts';
-import { tempDir } from '../support/fixtures.ts';
-import { ingestSmallFixture } from '../support/small-engine.ts';
+import { MAX_CACHED_TEXT, RecordCache } from '../../src/engines/sqlite/records.ts';
+import { SMALL, tempDir } from '../support/fixtures.ts';
+import { ingestCatalog, ingestSmallFixture, type CatalogFiles } from '../support/small-engine.ts';
+
+/** The small fixture again with every description changed: a new version of the same parts. */
+function smallV2(): CatalogFiles {
+  const file = path.join(tempDir(), 'v2.jsonl');
+  const lines = fs.readFileSync(SMALL.parts, 'utf8').trim().split('\n');
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify({ ...JSON.parse(l), description: `V2 ${JSON.parse(l).description}` })).join('\n') + '\n');
+  return { parts: file, manufacturers: SMALL.manufacturers, categories: SMALL.categories };
+}
 
 const text = (id: number) => JSON.stringify({ id, mpn: `P${id}`, specs: [{ name: 'x', value: '1' }], lists: [] });
 
@@ -25,6 +34,16 @@ describe('RecordCache', () => {
     const none = new RecordCache(0);
     expect(none.parse(1, text(1)).mpn).toBe('P1');
     expect(none.size).toBe(0);
+  });
+
+  it('does not keep a text read before a clear, nor an outlier', () => {
+    const c = new RecordCache(5);
+    const before = c.generation;
+    c.clear();
+    expect(c.parse(1, text(1), before).mpn).toBe('P1');
+    expect(c.get(1)).toBeUndefined();
+    c.parse(2, JSON.stringify({ id: 2, documents: [{ text: 'x'.repeat(MAX_CACHED_TEXT) }] }));
+    expect(c.get(2)).toBeUndefined();
   });
 
   it('freezes what it keeps, deeply', () => {
@@ -58,5 +77,29 @@ describe('the SQLite engine with cached records', () => {
     expect((await a.getPartBySlug(after.manufacturer.slug, after.mpn_slug))?.part.lists).toEqual(after.lists);
     await a.close();
     await other.close();
+  });
+
+  it('a hit read after the cache was cleared (a list edit, another process ingesting) does not put its old record back', async () => {
+    const file = path.join(tempDir(), 'p.db');
+    const a = createSqliteEngine({ file });
+    await ingestSmallFixture(a, true);
+    const [hit, otherHit] = (await a.textSearch({ text: 'resistor', filters: {}, limit: 2, offset: 0, records: true })).hits;
+    // A list edit here between the search and the first read of its hit's record.
+    await a.setListMembership('lst_after_search', [hit!.id]);
+    expect(hit!.record!.lists).not.toContain('lst_after_search'); // what the search saw
+    expect((await a.getParts([hit!.id]))[0]!.lists).toContain('lst_after_search');
+
+    // Another process ingests a new version (same part ids) while a hit is still unread.
+    const [again] = (await a.textSearch({ text: 'resistor', filters: {}, limit: 1, offset: 0, records: true })).hits;
+    const b = createSqliteEngine({ file, recordCacheSize: 0 });
+    await ingestCatalog(b, smallV2());
+    await new Promise((r) => setImmediate(r));
+    await a.getParts([otherHit!.id]); // the next turn: the commit is seen, the cache cleared
+    expect(again!.record!.description.startsWith('V2 ')).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    const now = (await a.getParts([again!.id]))[0]!;
+    expect(now.description.startsWith('V2 ')).toBe(true);
+    await a.close();
+    await b.close();
   });
 });

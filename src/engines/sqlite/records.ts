@@ -37,7 +37,12 @@ function deepFreeze<T>(o: T): T {
  */
 export class RecordCache {
   readonly #map = new Map<number, PartRecord>();
+  #generation = 0;
   constructor(readonly max: number) {}
+  /** Moves on at every clear: a text read before it must not be cached after it. */
+  get generation(): number {
+    return this.#generation;
+  }
   get(id: number): PartRecord | undefined {
     const r = this.#map.get(id);
     if (r !== undefined) {
@@ -47,21 +52,28 @@ export class RecordCache {
     }
     return r;
   }
-  /** Parses a record's text, keeps it (frozen) and returns it. */
-  parse(id: number, text: string): PartRecord {
+  /**
+   * Parses a record's text and keeps it (frozen) when the text was read in the current generation and
+   * is not an outlier (over MAX_CACHED_TEXT characters: a record with long document texts).
+   */
+  parse(id: number, text: string, readIn = this.#generation): PartRecord {
     const r = JSON.parse(text) as PartRecord;
-    if (this.max === 0) return r;
+    if (this.max === 0 || readIn !== this.#generation || text.length > MAX_CACHED_TEXT) return r;
     this.#map.set(id, deepFreeze(r));
     if (this.#map.size > this.max) this.#map.delete(this.#map.keys().next().value!);
     return r;
   }
   clear(): void {
+    this.#generation++;
     this.#map.clear();
   }
   get size(): number {
     return this.#map.size;
   }
 }
+
+/** Records with a longer text are not cached (the average is about 2 KB): the cache's memory stays near max x 3.4 KiB. */
+export const MAX_CACHED_TEXT = 64 * 1024;
 
 /** Parsed records kept by default: about 3.4 KiB each on the real catalogue, so about 70 MB when full. */
 export const DEFAULT_RECORD_CACHE = 20_000;
@@ -91,9 +103,12 @@ export function recordTexts(
   return byId;
 }
 
-/** A record from its source: as it is when parsed; else from the cache (parsed meanwhile by another reader) or parsed now. */
-const parsed = (id: number, src: RecordSource, cache: RecordCache | undefined): PartRecord =>
-  typeof src !== 'string' ? src : cache ? (cache.get(id) ?? cache.parse(id, src)) : (JSON.parse(src) as PartRecord);
+/**
+ * A record from its source: as it is when parsed; else from the cache (parsed meanwhile by another
+ * reader, or newer) or parsed now, cached only when its text was read in generation `readIn`.
+ */
+const parsed = (id: number, src: RecordSource, cache: RecordCache | undefined, readIn?: number): PartRecord =>
+  typeof src !== 'string' ? src : cache ? (cache.get(id) ?? cache.parse(id, src, readIn)) : (JSON.parse(src) as PartRecord);
 
 /** The records of `ids` in that order, parsed (and cached); unknown ids are left out. */
 export function parsedRecords(texts: ReadonlyMap<number, RecordSource>, ids: readonly number[], cache?: RecordCache): PartRecord[] {
@@ -112,15 +127,18 @@ class LazyRecordHit {
   declare readonly category?: string | null;
   #src: RecordSource;
   #cache: RecordCache | undefined;
+  /** The cache generation the text was read in: read later (after a clear), it is parsed but not cached. */
+  #readIn: number | undefined;
   constructor(h: { id: number; score?: number; category?: string | null }, src: RecordSource, cache: RecordCache | undefined) {
     this.id = h.id;
     this.score = h.score ?? 0;
     if ('category' in h) (this as { category?: string | null }).category = h.category;
     this.#src = src;
     this.#cache = cache;
+    this.#readIn = cache?.generation;
   }
   get record(): PartRecord {
-    if (typeof this.#src === 'string') this.#src = parsed(this.id, this.#src, this.#cache);
+    if (typeof this.#src === 'string') this.#src = parsed(this.id, this.#src, this.#cache, this.#readIn);
     return this.#src;
   }
 }
