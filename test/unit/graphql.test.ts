@@ -221,6 +221,15 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       expect(scoped.body.errors[0].extensions.code).toBe('insufficient_scope');
     });
 
+    it('the per-key throttle counts GraphQL requests: over the limit, 429 rate_limit_exceeded with Retry-After', async () => {
+      const { secret } = await t.api.key({ capabilities: ['parts:read'], rateLimit: 2 });
+      for (let i = 0; i < 2; i++) expect((await gql('{ supCategories { slug } }', undefined, secret)).status).toBe(200);
+      const r = await gql('{ supCategories { slug } }', undefined, secret);
+      expect(r.status).toBe(429);
+      expect(r.body.errors[0].extensions.code).toBe('rate_limit_exceeded');
+      expect([r.headers.get('x-ratelimit-remaining'), Number(r.headers.get('retry-after')) > 0]).toEqual(['0', true]);
+    });
+
     it('a paid field without a subscription: 403 subscription_required, a free one still answers', async () => {
       const { secret } = await t.api.key({ capabilities: ['parts:read'], subscription: false });
       const r = await gql('{ supSearchMpn(mpn: "LM358D") { hits } }', undefined, secret);
