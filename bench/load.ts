@@ -23,6 +23,8 @@ export interface LoadResult {
 export async function runLoad(opts: {
   url: string;
   paths?: string[];
+  /** JSON bodies: each request POSTs the next one (in turn, like `paths`) instead of a GET. */
+  bodies?: string[];
   headers?: Record<string, string>;
   concurrency: number;
   seconds: number;
@@ -38,8 +40,11 @@ export async function runLoad(opts: {
   const one = () =>
     new Promise<void>((resolve) => {
       const t0 = performance.now();
-      const path = paths[next++ % paths.length]!;
-      const req = http.request({ agent, host: u.hostname, port: u.port, path, headers: opts.headers }, (res) => {
+      const i = next++;
+      const path = paths[i % paths.length]!;
+      const body = opts.bodies?.length ? opts.bodies[i % opts.bodies.length]! : null;
+      const headers = body === null ? opts.headers : { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+      const req = http.request({ agent, host: u.hostname, port: u.port, path, method: body === null ? 'GET' : 'POST', headers }, (res) => {
         res.resume();
         res.on('end', () => {
           latencies.push(performance.now() - t0);
@@ -52,7 +57,7 @@ export async function runLoad(opts: {
         errors[code] = (errors[code] ?? 0) + 1;
         resolve();
       });
-      req.end();
+      req.end(body ?? undefined);
     });
   const started = performance.now();
   await Promise.all(

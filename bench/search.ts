@@ -2,8 +2,9 @@
  * Search latency and throughput over HTTP, end to end (issue 5), against the configured index
  * (SEARCH_ENGINE, PARTSEARCH_DATA_DIR / OPENSEARCH_URL + OPENSEARCH_INDEX_PREFIX), all in one run:
  *   - bare Koa route (no middleware) vs MPN search vs agentic search, 32 concurrent clients: req/s;
- *   - one client, warm: p50/p99 of MPN search (exact MPNs of the index), of MPN search with a one-character
- *     typo in the middle of each (the fuzzy tier), and of agentic search;
+ *   - one client, warm: p50/p99 of MPN search (exact MPNs of the index), of the same through GraphQL
+ *     (supSearchMpn selecting every Part field), of MPN search with a one-character typo in the middle
+ *     of each (the fuzzy tier), and of agentic search;
  *   - the query-embedding time of the same model (p50), since agentic p50 should stay under 3x it,
  *     three ways (as the service runs it, and in this thread with the default and with one intra-op
  *     thread; the ratio uses the fastest): the model is loaded for that figure even when the index is
@@ -32,7 +33,8 @@ const config = loadConfig({ ...process.env, MONTHLY_REQUEST_CAP: '1000000000' })
 const s = await createServices(config, { log: silentLogger });
 const info = await s.engine.info();
 if (info.parts === 0) throw new Error('the configured index is empty: ingest first');
-const account = await s.accounts.createAccount({ name: `bench-${Date.now()}`, subscription: true });
+// Credit for every GraphQL part of the run (paid: one graphql_parts unit per part shown).
+const account = await s.accounts.createAccount({ name: `bench-${Date.now()}`, subscription: true, credit_micros: 1e12 });
 const { secret } = await s.accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
 const headers = { Authorization: `Bearer ${secret}` };
 
@@ -55,6 +57,13 @@ const typo = (mpn: string) => {
   const i = Math.floor(mpn.length / 2);
   return mpn.slice(0, i) + (mpn[i]?.toUpperCase() === 'X' ? '7' : 'X') + mpn.slice(i + 1);
 };
+/** The same MPN searches through GraphQL, every Part field selected (as the REST route returns them). */
+const PART_FIELDS = `id mpn slug description long_description part_status canonical_id package manufacturer { id name slug } series { name }
+  categories { slug name path { slug name } } specs { spec_name spec_value spec_type } images { url caption } documents { name type url }
+  offers { distributor sku stock moq currency price_breaks }`;
+const graphqlMpnBodies = parts.map((p) =>
+  JSON.stringify({ query: `query($m: String!) { supSearchMpn(mpn: $m) { hits results { ${PART_FIELDS} } } }`, variables: { m: p.mpn } }),
+);
 const typoPaths = parts.filter((p) => p.mpn.length >= 6).map((p) => `/v1/parts/search?mpn=${encodeURIComponent(typo(p.mpn))}`);
 const NL = [
   '10k 0603 1% resistor',
@@ -117,7 +126,12 @@ await load(base, mpnPaths.slice(0, 50), 4); // warm-up
 await load(base, nlPaths, 2);
 const loadBefore = os.loadavg().map((x) => +x.toFixed(2));
 const embedding = await embeddingP50();
-const oneClient = { mpn: await load(base, mpnPaths, 1), mpn_typo: await load(base, typoPaths, 1), agentic: await load(base, nlPaths, 1) };
+const oneClient = {
+  mpn: await load(base, mpnPaths, 1),
+  graphql_mpn: await runLoadInChild({ url: `${base}/graphql`, bodies: graphqlMpnBodies, headers, concurrency: 1, seconds: Number(values.seconds) }),
+  mpn_typo: await load(base, typoPaths, 1),
+  agentic: await load(base, nlPaths, 1),
+};
 const concurrent = {
   bare_koa: await load(bareUrl, undefined, Number(values.concurrency)),
   mpn: await load(base, mpnPaths, Number(values.concurrency)),

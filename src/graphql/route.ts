@@ -50,6 +50,33 @@ function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
 
 const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: errors.map((e) => e.toJSON()) });
 
+/** Documents kept parsed and validated, and the longest query text kept (a client sends the same few queries over and over). */
+export const DOCUMENT_CACHE_SIZE = 500;
+export const DOCUMENT_CACHE_MAX_QUERY = 16 * 1024;
+
+/**
+ * Query text -> its parsed document, kept once it validated against the schema (validation depends on
+ * the document and the schema only, and takes about 0.5 ms for a query selecting every Part field,
+ * against 30 µs to parse it). The most recently used DOCUMENT_CACHE_SIZE of at most
+ * DOCUMENT_CACHE_MAX_QUERY characters each; graphql-js never changes a document it executes.
+ */
+class DocumentCache {
+  readonly #map = new Map<string, DocumentNode>();
+  get(query: string): DocumentNode | undefined {
+    const d = this.#map.get(query);
+    if (d) {
+      this.#map.delete(query);
+      this.#map.set(query, d);
+    }
+    return d;
+  }
+  set(query: string, d: DocumentNode): void {
+    if (query.length > DOCUMENT_CACHE_MAX_QUERY) return;
+    this.#map.set(query, d);
+    if (this.#map.size > DOCUMENT_CACHE_SIZE) this.#map.delete(this.#map.keys().next().value!);
+  }
+}
+
 /** graphql-http's answers without a body, by status. */
 const HTTP_REFUSALS: Record<number, ErrorCode> = { 405: 'method_not_allowed', 406: 'not_acceptable', 415: 'unsupported_media_type' };
 const HTTP_REFUSAL_MESSAGES: Record<number, string> = {
@@ -82,6 +109,7 @@ const graphqlResponseSchema = {
 
 export function graphqlRoutes(s: AppServices): RouteSpec[] {
   const { schema, rootValue } = graphqlSchema();
+  const validDocuments = new DocumentCache();
 
   async function execute(ctx: Context): Promise<Response> {
     const auth = ctx.state.auth as AuthState;
@@ -104,14 +132,17 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
       schema,
       rootValue,
       onSubscribe: async (_req, params) => {
-        let document: DocumentNode;
-        try {
-          document = parse(params.query, { maxTokens: MAX_TOKENS });
-        } catch (e) {
-          return e instanceof GraphQLError ? [e] : undefined;
+        let document = validDocuments.get(params.query);
+        if (!document) {
+          try {
+            document = parse(params.query, { maxTokens: MAX_TOKENS });
+          } catch (e) {
+            return e instanceof GraphQLError ? [e] : undefined;
+          }
+          const errors = validate(schema, document, specifiedRules);
+          if (errors.length) return errors;
+          validDocuments.set(params.query, document);
         }
-        const errors = validate(schema, document, specifiedRules);
-        if (errors.length) return errors;
         const shape = operationShape(document, params.operationName, params.variables);
         if (shape.fields > MAX_FIELDS) return [new GraphQLError(`An operation may select at most ${MAX_FIELDS} fields with its fragments expanded.`)];
         if (shape.expensive > MAX_EXPENSIVE) {

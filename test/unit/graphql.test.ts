@@ -47,6 +47,15 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(await usageOf(secret)).toMatchObject({ units: 3 });
   });
 
+  it("answers a query text seen before (its validated document is kept) with each request's own variables; an invalid one fails every time", async () => {
+    const q = 'query($m: String!) { supSearchMpn(mpn: $m) { results { mpn } } }';
+    const first = await gql(q, { m: 'LM358D' });
+    const second = await gql(q, { m: 'AO3400A' });
+    expect(first.body.data.supSearchMpn.results[0].mpn).toBe('LM358D');
+    expect(second.body.data.supSearchMpn.results).toEqual([{ mpn: 'AO3400A' }]);
+    for (let i = 0; i < 2; i++) expect((await gql('{ supSearchMpn(mpn: "X") { nope } }')).body.errors[0].extensions.code).toBe('graphql_validation_failed');
+  });
+
   it('supSearch pages like POST /v1/parts/search and aggregates like the facets route, over the whole set', async () => {
     const filters = { categories: ['resistors'] };
     const r = await gql(
