@@ -3,6 +3,7 @@
  * engine: every query answers what its REST counterpart answers, paid fields are metered per part and
  * refused without a subscription or credit, and every error keeps GraphQL's form with the catalogue code.
  */
+import { getIntrospectionQuery } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_EXPENSIVE } from '../../src/graphql/route.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
@@ -54,6 +55,21 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(first.body.data.supSearchMpn.results[0].mpn).toBe('LM358D');
     expect(second.body.data.supSearchMpn.results).toEqual([{ mpn: 'AO3400A' }]);
     for (let i = 0; i < 2; i++) expect((await gql('{ supSearchMpn(mpn: "X") { nope } }')).body.errors[0].extensions.code).toBe('graphql_validation_failed');
+  });
+
+  it('answers the standard introspection query (GraphQL tooling and code generators send it), within the size limits', async () => {
+    const r = await gql(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    expect(r.status).toBe(200);
+    expect(r.body.errors).toBeUndefined();
+    const query = r.body.data.__schema.types.find((x: any) => x.name === 'Query');
+    expect(query.fields.map((f: any) => f.name).sort()).toEqual([
+      'supCategories',
+      'supManufacturers',
+      'supMultiMatch',
+      'supParts',
+      'supSearch',
+      'supSearchMpn',
+    ]);
   });
 
   it('supSearch pages like POST /v1/parts/search and aggregates like the facets route, over the whole set', async () => {
