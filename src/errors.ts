@@ -53,3 +53,8 @@ export const notFound = (what: string) => new ApiError('not_found', `${what} was
 export function validationError(detail: ValidationDetail[]): ApiError {
   return new ApiError('validation_error', detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '), { detail });
 }
+
+/** An ApiError's `extensions` as a GraphQL error (/graphql): its code, the request id, a validation error's detail. */
+export function graphqlExtensions(e: ApiError, requestId: string): { code: ErrorCode; request_id: string; detail?: ValidationDetail[] } {
+  return { code: e.code, request_id: requestId, ...(e.extra.detail ? { detail: e.extra.detail } : {}) };
+}

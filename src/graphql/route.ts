@@ -20,14 +20,14 @@
 import type { Context } from 'koa';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql/index.js';
 import { createHandler, type OperationArgs, type Response } from 'graphql-http';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, graphqlExtensions, type ErrorCode } from '../errors.ts';
 import { currentPeriod } from '../accounts/billing.ts';
 import type { AuthState } from '../http/middleware/guard.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { graphqlErrorsSchema } from '../http/schemas.ts';
 import type { AppServices } from '../http/services.ts';
 import { operationShape } from './selection.ts';
-import { graphqlSchema, newContext, PAID_FIELDS, toGraphQLError, type GraphQLContext } from './schema.ts';
+import { graphqlSchema, newContext, PAID_FIELDS, type GraphQLContext } from './schema.ts';
 
 /** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every Part field fits). */
 export const MAX_TOKENS = 20_000;
@@ -35,6 +35,12 @@ export const MAX_TOKENS = 20_000;
 export const MAX_FIELDS = 1_000;
 /** Most root fields and `aggregations` fields (aliases included) one operation may select: each runs a search. */
 export const MAX_EXPENSIVE = 10;
+
+/** An ApiError as the GraphQL error of a field (`original`: where it was raised). */
+function toGraphQLError(e: ApiError, requestId: string, original: GraphQLError): GraphQLError {
+  const { nodes, source, positions, path } = original;
+  return new GraphQLError(e.message, { nodes, source, positions, path, extensions: graphqlExtensions(e, requestId) });
+}
 
 /** The GraphQL error of a malformed request or document: the catalogue's graphql_* codes. */
 function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
@@ -47,8 +53,6 @@ function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
     extensions: { ...g?.extensions, code, request_id: requestId },
   });
 }
-
-const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: errors.map((e) => e.toJSON()) });
 
 /** Documents kept parsed and validated, and the longest query text kept (a client sends the same few queries over and over). */
 export const DOCUMENT_CACHE_SIZE = 500;
@@ -85,11 +89,6 @@ const HTTP_REFUSAL_MESSAGES: Record<number, string> = {
   415: 'The request body must be JSON: send Content-Type: application/json.',
 };
 
-/** A refusal of the whole request: the catalogue's status, GraphQL's body. */
-function refusal(e: ApiError, requestId: string): Response {
-  return [errorBody([toGraphQLError(e, requestId)]), { status: e.status, statusText: e.code, headers: { 'content-type': 'application/json; charset=utf-8' } }];
-}
-
 const graphqlRequestSchema = {
   type: 'object',
   required: ['query'],
@@ -114,18 +113,20 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
   async function execute(ctx: Context): Promise<Response> {
     const auth = ctx.state.auth as AuthState;
     const requestId = String(ctx.state.requestId ?? '');
-    let context = newContext(s, auth, 0);
-    /** The parts the account can still pay for, or why a paid field is refused before any work. */
-    const paidAllowance = async (): Promise<number | ApiError> => {
+    /**
+     * The parts the account can still pay for; throws why a paid field is refused before any work (thrown
+     * out of graphql-http, the error middleware renders it with its status in GraphQL's form).
+     */
+    const paidAllowance = async (): Promise<number> => {
       if (!auth.account.subscription)
-        return new ApiError('subscription_required', 'This query selects paid fields and needs an active subscription on the account.');
-      if (auth.account.balance_micros <= 0) return new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
+        throw new ApiError('subscription_required', 'This query selects paid fields and needs an active subscription on the account.');
+      if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
       const unit = s.config.billing.prices.graphql_parts;
       const byCredit = unit > 0 ? Math.floor(auth.account.balance_micros / unit) : Infinity;
       const quota = s.config.billing.quotas.graphql_parts;
       const byQuota = quota === undefined ? Infinity : quota - (await s.accounts.usage(auth.account.id, currentPeriod().key)).by_class.graphql_parts.units;
-      if (byQuota <= 0) return new ApiError('usage_limit_exceeded', 'The monthly usage quota for graphql parts is exhausted.');
-      if (byCredit <= 0) return new ApiError('insufficient_credit', "The account's credit does not cover one part.");
+      if (byQuota <= 0) throw new ApiError('usage_limit_exceeded', 'The monthly usage quota for graphql parts is exhausted.');
+      if (byCredit <= 0) throw new ApiError('insufficient_credit', "The account's credit does not cover one part.");
       return Math.min(byCredit, byQuota);
     };
     const handler = createHandler<Context, undefined, GraphQLContext>({
@@ -152,29 +153,20 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
             ),
           ];
         }
-        let allowance = Infinity;
-        if (shape.roots.some((f) => PAID_FIELDS.has(f))) {
-          const paid = await paidAllowance();
-          if (paid instanceof ApiError) return refusal(paid, requestId);
-          allowance = paid;
-        }
-        context = newContext(s, auth, allowance);
+        const allowance = shape.roots.some((f) => PAID_FIELDS.has(f)) ? await paidAllowance() : Infinity;
         return {
           schema,
           document,
           operationName: params.operationName,
           variableValues: params.variables,
           rootValue,
-          contextValue: context,
+          contextValue: newContext(s, auth, allowance),
         } satisfies OperationArgs<GraphQLContext>;
       },
-      onOperation: async (_req, _args, result) => {
-        try {
-          await (ctx.state.charge as (cls: 'graphql_parts', units: number) => Promise<void>)('graphql_parts', context.paidParts);
-        } catch (e) {
-          if (e instanceof ApiError) return refusal(e, requestId);
-          throw e;
-        }
+      onOperation: async (_req, args, result) => {
+        const context = args.contextValue as GraphQLContext;
+        // A refused debit (402) is thrown like the refusals before execution: no data, nothing charged.
+        await (ctx.state.charge as (cls: 'graphql_parts', units: number) => Promise<void>)('graphql_parts', context.paidParts);
         if (context.warnings.length) return { ...result, extensions: { ...result.extensions, warnings: context.warnings } };
       },
       formatError: (err) => {

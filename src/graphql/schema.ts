@@ -10,21 +10,22 @@
  *   supManufacturers manufacturer match / detail        free
  *   supCategories   category browse / match / detail    free
  * Field names are those of the REST bodies (snake_case), so one vocabulary serves both. Part ids exceed
- * GraphQL's 32-bit Int and are `ID`s (their decimal string). Arguments are validated by the REST routes'
- * JSON Schemas: a bad one is an error of that field with `extensions.code` validation_error and
+ * GraphQL's 32-bit Int and are `ID`s (their decimal string). Arguments are validated by JSON Schemas, the
+ * REST routes' where the argument is theirs (mpn, filters, BOM lines): a bad one is an error of that field with `extensions.code` validation_error and
  * `extensions.detail` in the validation form, its `loc` starting with the argument's name.
  */
-import { buildSchema, GraphQLError, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql/index.js';
+import { buildSchema, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql/index.js';
 import { SDL } from './sdl.ts';
 import { selectsPath } from './selection.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { presentNode } from '../http/routes/categories.ts';
+import { loadedCatalog, presentCategory, trimSlashes } from '../http/routes/categories.ts';
+import type { Manufacturer } from '../catalog/manufacturers.ts';
 import { presentManufacturer } from '../http/routes/manufacturers.ts';
-import { matchLines, type BatchLine } from '../http/routes/match.ts';
+import { batchLinesSchema, matchLines, type BatchLine } from '../http/routes/match.ts';
 import { facetCounts, parametricSearch } from '../http/routes/parametric.ts';
 import { partResolver } from '../http/routes/part-detail.ts';
-import { mpnSearch } from '../http/routes/parts-search.ts';
+import { mpnSchema, mpnSearch } from '../http/routes/parts-search.ts';
 import type { AuthState } from '../http/middleware/guard.ts';
 import type { AppServices } from '../http/services.ts';
 import { compileValidator, type JsonSchema } from '../http/validation.ts';
@@ -33,8 +34,8 @@ import { presentPart, type PartSearchResult } from '../search/present.ts';
 
 /** Root fields that cost one `graphql_parts` unit per part they return (SPEC.md Limits). */
 export const PAID_FIELDS: ReadonlySet<string> = new Set(['supSearchMpn', 'supSearch', 'supMultiMatch', 'supParts']);
-/** Most lines of one supMultiMatch (as POST /v1/parts/match/batch) and parts of one supParts. */
-export const MAX_MATCH_LINES = 250;
+/** Most lines of supMultiMatch in one request (as one POST /v1/parts/match/batch) and parts of supParts. */
+export const MAX_MATCH_LINES = batchLinesSchema.maxItems;
 export const MAX_PART_REFS = 50;
 
 /** What every resolver of one request sees. */
@@ -100,28 +101,13 @@ const intIn = (minimum: number, maximum: number, dflt?: number) => ({ type: 'int
 const strings = (maxItems: number, maxLength = 2600) => ({ type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength } });
 
 const validate = {
-  supSearchMpn: argsValidator({ type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200 } } }),
+  supSearchMpn: argsValidator({ type: 'object', required: ['mpn'], properties: { mpn: mpnSchema } }),
   supSearch: argsValidator({
     type: 'object',
     properties: { q: { type: ['string', 'null'], maxLength: 500 }, filters: partFiltersSchema, limit: intIn(1, 50), offset: intIn(0, 10000) },
   }),
   aggregations: argsValidator({ type: 'object', properties: { specs: strings(30, 200), size: intIn(1, 100) } }),
-  supMultiMatch: argsValidator({
-    type: 'object',
-    required: ['queries'],
-    properties: {
-      queries: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_MATCH_LINES,
-        items: {
-          type: 'object',
-          required: ['query'],
-          properties: { query: { type: 'string', maxLength: 200 }, manufacturer: { type: 'string', maxLength: 200 }, limit: intIn(1, 10) },
-        },
-      },
-    },
-  }),
+  supMultiMatch: argsValidator({ type: 'object', required: ['queries'], properties: { queries: batchLinesSchema } }),
   supParts: argsValidator({
     type: 'object',
     properties: { ids: { ...strings(MAX_PART_REFS), items: { type: 'string', pattern: '^[0-9]{1,20}$' } }, slugs: strings(MAX_PART_REFS) },
@@ -164,12 +150,6 @@ function paidResults(ctx: GraphQLContext, info: GraphQLResolveInfo, field: strin
   const warnings = k < parts.length ? [capWarning(field, k, parts.length)] : [];
   ctx.warnings.push(...warnings);
   return { results: parts.slice(0, k).map(presentForGraphQL), warnings, selected: true };
-}
-
-async function catalogView(s: AppServices) {
-  const view = await s.catalog.get();
-  if (!view) throw new ApiError('engine_unavailable', 'No catalogue has been loaded yet; ingest one first.');
-  return view;
 }
 
 /** The root resolvers (graphql-js calls a root value's functions with the field's arguments, the context and the field's info). */
@@ -244,38 +224,35 @@ function rootResolvers() {
     },
     async supManufacturers(raw: Record<string, unknown>, ctx: GraphQLContext) {
       const args = validate.supManufacturers<{ slugs?: string[]; q?: string; limit: number }>(defined(raw));
-      const view = await catalogView(ctx.s);
-      if (args.slugs) return args.slugs.map((slug) => ((m) => (m ? { ...presentManufacturer(m), confidence: null } : null))(view.manufacturers.get(slug)));
+      const view = await loadedCatalog(ctx.s);
+      const present = (m: Manufacturer | undefined, confidence: number | null = null) => (m ? { ...presentManufacturer(m), confidence } : null);
+      if (args.slugs) return args.slugs.map((slug) => present(view.manufacturers.get(slug)));
       if (args.q !== undefined) {
-        return view
-          .manufacturerMatcher()
-          .match(args.q, args.limit)
-          .flatMap((m) => ((mfr) => (mfr ? [{ ...presentManufacturer(mfr), confidence: m.confidence }] : []))(view.manufacturers.get(m.slug)));
+        const matches = view.manufacturerMatcher().match(args.q, args.limit);
+        return matches.map((m) => present(view.manufacturers.get(m.slug), m.confidence)).filter((m) => m !== null);
       }
-      return [...view.manufacturers.all()]
-        .sort((a, b) => b.part_count - a.part_count || a.slug.localeCompare(b.slug))
-        .slice(0, args.limit)
-        .map((m) => ({ ...presentManufacturer(m), confidence: null }));
+      const largest = [...view.manufacturers.all()].sort((a, b) => b.part_count - a.part_count || a.slug.localeCompare(b.slug));
+      return largest.slice(0, args.limit).map((m) => present(m));
     },
     async supCategories(raw: Record<string, unknown>, ctx: GraphQLContext) {
       const args = validate.supCategories<{ slugs?: string[]; q?: string; parent?: string; limit: number }>(defined(raw));
-      const tree = (await catalogView(ctx.s)).tree;
-      const detail = (slug: string, confidence: number | null) => {
+      const view = await loadedCatalog(ctx.s);
+      const { tree } = view;
+      const detail = (slug: string, confidence: number | null = null) => {
         const c = tree.get(slug);
-        if (!c) return null;
-        return { ...presentNode(c), description: c.description ?? '', path: tree.path(c.slug), children: tree.children(c.slug).map(presentNode), confidence };
+        return c ? { ...presentCategory(tree, c), has_children: c.children.length > 0, confidence } : null;
       };
-      if (args.slugs) return args.slugs.map((slug) => detail(slug.replace(/^\/+|\/+$/g, ''), null));
+      if (args.slugs) return args.slugs.map((slug) => detail(trimSlashes(slug)));
       if (args.q !== undefined) {
-        const view = await catalogView(ctx.s);
         return view
           .categoryMatcher()
           .match(args.q, args.limit)
-          .flatMap((m) => ((c) => (c ? [c] : []))(detail(m.slug, m.confidence)));
+          .map((m) => detail(m.slug, m.confidence))
+          .filter((c) => c !== null);
       }
-      const parent = args.parent?.replace(/^\/+|\/+$/g, '') || undefined;
+      const parent = args.parent === undefined ? undefined : trimSlashes(args.parent) || undefined;
       if (parent !== undefined && !tree.get(parent)) throw notFound(`Category "${parent}"`);
-      return (parent === undefined ? tree.roots() : tree.children(parent)).slice(0, args.limit).map((c) => detail(c.slug, null));
+      return (parent === undefined ? tree.roots() : tree.children(parent)).slice(0, args.limit).map((c) => detail(c.slug));
     },
   };
 }
@@ -285,15 +262,4 @@ let built: GraphQLSchema | null = null;
 export function graphqlSchema(): { schema: GraphQLSchema; rootValue: ReturnType<typeof rootResolvers> } {
   built ??= buildSchema(SDL);
   return { schema: built, rootValue: rootResolvers() };
-}
-
-/** An ApiError as a GraphQL error: its code (and validation detail) under `extensions`. */
-export function toGraphQLError(e: ApiError, requestId: string, original?: GraphQLError): GraphQLError {
-  return new GraphQLError(e.message, {
-    nodes: original?.nodes,
-    source: original?.source,
-    positions: original?.positions,
-    path: original?.path,
-    extensions: { code: e.code, request_id: requestId, ...(e.extra.detail ? { detail: e.extra.detail } : {}) },
-  });
 }

@@ -52,14 +52,11 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   const guardedElsewhere = routes.filter((r) => r.access !== 'public' && !r.path.toLowerCase().startsWith('/v1')).map((r) => r.path.toLowerCase());
   const guard = createGuard(s, guardedElsewhere);
   mountRoutes(router, routes, guard);
-  // Paths whose every error, even one raised before routing (a body that is not JSON), takes GraphQL's form.
+  // Paths whose every error, even one raised before routing (a body that is not JSON), takes GraphQL's form:
+  // decided when an error is rendered, not on every request.
   const graphqlPaths = new Set(routes.filter((r) => r.errorForm === 'graphql').map((r) => r.path.toLowerCase()));
   app.use(requestId());
-  app.use(errorHandler(s.log));
-  app.use((ctx, next) => {
-    if (graphqlPaths.has(routePath(ctx.path))) ctx.state.errorForm = 'graphql';
-    return next();
-  });
+  app.use(errorHandler(s.log, (path) => graphqlPaths.has(routePath(path))));
   app.use(guard.unrouted);
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
   app.use(router.routes());

@@ -48,7 +48,7 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(await usageOf(secret)).toMatchObject({ units: 3 });
   });
 
-  it("answers a query text seen before (its validated document is kept) with each request's own variables; an invalid one fails every time", async () => {
+  it("answers the same query text again with each request's own variables (its document is kept); an invalid one fails every time", async () => {
     const q = 'query($m: String!) { supSearchMpn(mpn: $m) { results { mpn } } }';
     const first = await gql(q, { m: 'LM358D' });
     const second = await gql(q, { m: 'AO3400A' });

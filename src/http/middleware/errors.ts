@@ -4,7 +4,7 @@
  * unexpected with a 500 that carries no stack or internal message (it is logged with the request id).
  */
 import type { Middleware } from 'koa';
-import { ApiError, validationError } from '../../errors.ts';
+import { ApiError, graphqlExtensions, validationError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 
 function fromHttpError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
@@ -24,7 +24,8 @@ function fromHttpError(e: { status?: number; statusCode?: number; expose?: boole
   return validationError([{ loc: ['body'], msg: e.expose && e.message ? e.message : 'Bad request.', type: 'bad_request' }]);
 }
 
-export function errorHandler(log: Logger): Middleware {
+/** `graphqlPath`: whether a request path answers errors in GraphQL's form (src/graphql/route.ts), whatever failed. */
+export function errorHandler(log: Logger, graphqlPath: (path: string) => boolean = () => false): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -43,10 +44,9 @@ export function errorHandler(log: Logger): Middleware {
       const api = e ?? new ApiError('internal_error', 'The server failed to handle this request; retry later.');
       ctx.status = api.status;
       for (const [k, v] of Object.entries(api.extra.headers ?? {})) ctx.set(k, v);
-      if (ctx.state.errorForm === 'graphql') {
-        // GraphQL clients read `errors` (src/graphql/route.ts); the catalogue's code is the extension code.
-        const extensions = { code: api.code, request_id: requestId, ...(api.extra.detail ? { detail: api.extra.detail } : {}) };
-        ctx.body = { errors: [{ message: api.message, extensions }] };
+      if (graphqlPath(ctx.path)) {
+        // GraphQL clients read `errors`; the catalogue's code is the extension code.
+        ctx.body = { errors: [{ message: api.message, extensions: graphqlExtensions(api, requestId) }] };
       } else {
         ctx.body = api.extra.detail ? { detail: api.extra.detail } : { error: { type: api.code, message: api.message, request_id: requestId } };
       }

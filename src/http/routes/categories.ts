@@ -1,5 +1,6 @@
 /** Category browsing, detail and name matching (SPEC.md category endpoints). All free, `parts:read`. */
 import type { CategoryData, CategoryTree } from '../../catalog/categories.ts';
+import type { CatalogView } from '../../catalog/view.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
@@ -8,10 +9,28 @@ import { categoryNodeSchema, categoryRefSchema, categorySchema, matchRequestSche
 
 export const presentNode = (c: CategoryData) => ({ slug: c.slug, name: c.name, has_children: c.children.length > 0, part_count: c.part_count });
 
-async function treeOf(s: AppServices): Promise<CategoryTree> {
+/** A category slug as given, without leading or trailing slashes. */
+export const trimSlashes = (slug: string) => slug.replace(/^\/+|\/+$/g, '');
+
+/** The live catalogue's view; 503 engine_unavailable while none is loaded. */
+export async function loadedCatalog(s: AppServices): Promise<CatalogView> {
   const view = await s.catalog.get();
   if (!view) throw new ApiError('engine_unavailable', 'No catalogue has been loaded yet; ingest one first.', { headers: { 'Retry-After': '30' } });
-  return view.tree;
+  return view;
+}
+
+const treeOf = async (s: AppServices): Promise<CategoryTree> => (await loadedCatalog(s)).tree;
+
+/** A category's detail (SPEC.md Category, with `part_count`). */
+export function presentCategory(tree: CategoryTree, c: CategoryData) {
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description ?? '',
+    path: tree.path(c.slug),
+    children: tree.children(c.slug).map(presentNode),
+    part_count: c.part_count,
+  };
 }
 
 export function categoryRoutes(s: AppServices): RouteSpec[] {
@@ -44,7 +63,7 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       errors: [404],
       handler: async (ctx, { query }) => {
         const tree = await treeOf(s);
-        const parent = (query.parent as string | undefined)?.replace(/^\/+|\/+$/g, '') || undefined;
+        const parent = query.parent === undefined ? undefined : trimSlashes(query.parent as string) || undefined;
         if (parent !== undefined && !tree.get(parent)) throw notFound(`Category "${parent}"`);
         let nodes: CategoryData[];
         if (query.all) nodes = tree.flatten(parent);
@@ -73,20 +92,10 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       errors: [404],
       handler: async (ctx, { params }) => {
         const tree = await treeOf(s);
-        const slug = (params.slug as string).replace(/^\/+|\/+$/g, '');
+        const slug = trimSlashes(params.slug as string);
         const c = tree.get(slug);
         if (!c) throw notFound(`Category "${slug}"`);
-        return {
-          category: {
-            slug: c.slug,
-            name: c.name,
-            description: c.description ?? '',
-            path: tree.path(c.slug),
-            children: tree.children(c.slug).map(presentNode),
-            part_count: c.part_count,
-          },
-          request_id: ctx.state.requestId,
-        };
+        return { category: presentCategory(tree, c), request_id: ctx.state.requestId };
       },
     },
     {

@@ -23,7 +23,10 @@ const lineSchema = {
 };
 
 /** A BOM line of a batch: an empty MPN is that line's error (BOM files have blank lines), not the request's. */
-const batchLineSchema = { ...lineSchema, properties: { ...lineSchema.properties, query: { ...lineSchema.properties.query, minLength: 0 } } };
+export const batchLineSchema = { ...lineSchema, properties: { ...lineSchema.properties, query: { ...lineSchema.properties.query, minLength: 0 } } };
+
+/** The lines of a batch (also GraphQL supMultiMatch's `queries`). */
+export const batchLinesSchema = { type: 'array', minItems: 1, maxItems: 250, items: batchLineSchema };
 
 const matchResultSchema = {
   type: 'object',
@@ -124,7 +127,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         type: 'object',
         required: ['lines'],
         additionalProperties: false,
-        properties: { lines: { type: 'array', minItems: 1, maxItems: 250, items: batchLineSchema } },
+        properties: { lines: batchLinesSchema },
       },
       responses: {
         200: {

@@ -43,6 +43,9 @@ export async function mpnSearch(s: AppServices, mpn: string): Promise<PartRecord
   return orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
 }
 
+/** The `mpn` of an MPN search (also GraphQL supSearchMpn's). */
+export const mpnSchema = { type: 'string', minLength: 1, maxLength: 200, description: 'Exact or partial MPN.' };
+
 export function partsSearchRoutes(s: AppServices): RouteSpec[] {
   return [
     {
@@ -54,7 +57,7 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
         'Exact, prefix or fuzzy; case- and punctuation-insensitive. Ranking tiers: exact MPN (all manufacturers), packaging variants and alternate MPNs (LM358D lists LM358DR, and LM358DR lists LM358D), prefix, infix, fuzzy (one or two edits). No match: hits 0.',
       tags: ['parts'],
       access: 'parts:read',
-      query: { type: 'object', required: ['mpn'], properties: { mpn: { type: 'string', minLength: 1, maxLength: 200, description: 'Exact or partial MPN.' } } },
+      query: { type: 'object', required: ['mpn'], properties: { mpn: mpnSchema } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
       handler: async (_ctx, { query }) => {
         const parts = await mpnSearch(s, query.mpn as string);
