@@ -343,6 +343,17 @@ export function parseSpecValue(display: string, hintUnit?: SiUnit | null): Parse
   return { display, value: null, min: lo, max: hi, unit: ua ?? ub ?? hintUnit ?? null, tolerance: false };
 }
 
+/**
+ * The quantity a whole string is, with nothing before or after it ("0.1uF", "4k7", "±1%", "1/4W");
+ * null for anything else ("3.3V, 5V", "5V max", "250V@DC", "2x10k").
+ */
+export function parseWholeQuantity(text: string, hintUnit?: SiUnit | null): ParsedQuantity | null {
+  const s = foldWidth(text.trim());
+  if (s === '' || !canStartAt(s, 0, s.charCodeAt(0))) return null;
+  const t = parseAt(s, 0);
+  return t !== null && t.end === s.length && t.runEnd === s.length ? { value: t.value, unit: unitOf(t, hintUnit) } : null;
+}
+
 /** Parse one token like '4k7', '100nF', '16V' (the first quantity in the string). */
 export function parseQuantity(token: string, hintUnit?: SiUnit | null): ParsedQuantity | null {
   if (typeof token !== 'string' || token === '') return null;

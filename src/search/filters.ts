@@ -18,7 +18,7 @@
  */
 import { MAX_ORDER_QUANTITY } from '../catalog/prices.ts';
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
-import { parseQuantity, parseSpecValue, normaliseUnit, type SiUnit } from '../catalog/units.ts';
+import { parseQuantity, parseWholeQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
 import type { EngineFilters, NumericRange, SpecFilter } from '../engines/port.ts';
 import { validationError, type ValidationDetail } from '../errors.ts';
@@ -106,7 +106,7 @@ const NOT_NUMERIC = (name: string) =>
 
 /**
  * The accepted values of a value list that are one number in the spec's unit, read as the ingest reads a
- * part's values (parseSpecValue, the unit as a hint: "10k" on Resistance): a part holding the same number
+ * part's values (parseWholeQuantity: the whole entry one quantity, the unit as a hint: "10k" on Resistance): a part holding the same number
  * in that unit matches whatever its text ("0.1uF" accepts "100nF" and "100nF@1kHz"). Entries in another
  * unit, lists, ranges, conditions ("250V@DC"), text, and every entry of a text-only spec are matched as
  * written only.
@@ -116,19 +116,12 @@ function sameNumbers(values: readonly string[], name: string, specUnits: SpecUni
   if (unit === null && !(view?.unitlessNumericSpecs().has(name) ?? false)) return {};
   const nums: number[] = [];
   for (const v of values) {
-    if (!isSingleQuantity(v)) continue;
-    const p = parseSpecValue(v.trim(), unit);
-    if (p && p.value !== null && p.unit === unit && !nums.includes(p.value)) nums.push(p.value);
+    // Only an entry that is one number and its unit, nothing else: not "3.3V, 5V", "250V@DC", "2x10k", "5V max".
+    const p = parseWholeQuantity(v, unit);
+    if (p && p.unit === unit && !nums.includes(p.value)) nums.push(p.value);
   }
   // A part's number must be in the same unit: a spec name may hold several ("Gain": dB and V/V).
   return nums.length ? { nums, numUnit: unit } : {};
-}
-
-/** One number and its unit, nothing else ("0.1uF", "4k7", "±1%"); not "3.3V, 5V", "250V@DC", "2x10k", "20V/V", "5V max". */
-const SINGLE_QUANTITY = /^[±+-]?(?:\d+(?:\.\d*)?|\.\d+)[a-zµμ]*\d*[a-zΩµμ%℃°]*$/iu;
-function isSingleQuantity(v: string): boolean {
-  const s = v.replace(/\s+/g, '');
-  return SINGLE_QUANTITY.test(s) && !/\dx\d/i.test(s) && !/max|min|typ/i.test(s);
 }
 
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
-  parseSpecValue, parseQuantity, normaliseUnit, formatSi, SI_PREFIX,
+  parseSpecValue, parseQuantity, parseWholeQuantity, normaliseUnit, formatSi, SI_PREFIX,
   type SiUnit, type ParsedSpec,
 } from '../../src/catalog/units.ts';
 
@@ -272,6 +272,28 @@ describe('parseQuantity', () => {
   });
   it.each(['', 'k', '±', 'N/A', 'ohm', '1e400'])('no number: %j', (s) => {
     expect(parseQuantity(s)).toBeNull();
+  });
+});
+
+describe('parseWholeQuantity', () => {
+  const rows: [string, number, SiUnit | null, SiUnit?][] = [
+    ['0.1uF', 1e-7, 'F'],
+    [' 150µH ', 1.5e-4, 'H'],
+    ['10 nF', 1e-8, 'F'],
+    ['4k7', 4700, 'Ω', 'Ω'],
+    ['±1%', 1, '%'],
+    ['1/4W', 0.25, 'W'],
+    ['1,000pF', 1e-9, 'F'],
+  ];
+  it.each(rows)('%s', (text, value, unit, hint) => {
+    const q = parseWholeQuantity(text, hint);
+    expect(q).not.toBeNull();
+    expectNear(q!.value, value, text);
+    expect(q!.unit).toBe(unit);
+  });
+  // Something before or after the quantity: not one quantity (parseQuantity reads 3V3 as 3 V).
+  it.each(['', '3V3', '3.3V, 5V', '5V max', '5Vmax', '250V@DC', '2x10k', '20V/V', '100nF@1kHz', 'abc 5V'])('not one quantity: %j', (s) => {
+    expect(parseWholeQuantity(s)).toBeNull();
   });
 });
 
