@@ -40,17 +40,12 @@ export function priceBands(offers: readonly DumpOffer[]): PriceBand[] {
     const breaks = (o.price_breaks ?? [])
       .filter(([q, p]) => finite(q) && q >= 0 && finite(p) && p > 0)
       .map(([q, p]): [number, number] => [wholeFrom(q), p])
-      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .filter(([q], i, all) => i === 0 || all[i - 1]![0] !== q);
     const moq = finite(o.moq) && o.moq > 0 ? wholeFrom(o.moq) : 1;
     for (let i = 0; i < breaks.length; i++) {
       const [qty, price] = breaks[i]!;
-      if (i > 0 && breaks[i - 1]![0] === qty) continue;
-      let to: number | null = null;
-      for (let j = i + 1; j < breaks.length; j++)
-        if (breaks[j]![0] > qty) {
-          to = breaks[j]![0];
-          break;
-        }
+      const to = breaks[i + 1]?.[0] ?? null;
       const from = Math.max(qty, moq);
       if ((to !== null && to <= from) || from > MAX_ORDER_QUANTITY) continue;
       out.push({ from, to: to !== null && to > MAX_ORDER_QUANTITY ? null : to, price });

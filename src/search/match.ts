@@ -41,9 +41,7 @@ const STEM_STEP = 2;
 /** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
 async function packagingStems(engine: SearchEngine, key: string): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  (await packagingStemHits(engine, key)).forEach((hits, found) => {
-    for (const h of hits) if (!out.has(h.id)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * found);
-  });
+  for (const h of await packagingStemHits(engine, key)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * h.order);
   return out;
 }
 

@@ -36,13 +36,11 @@ export async function searchMpn(
   if (kept.size >= limit) return cands; // the stems would rank below all of these
   const stems: MpnCandidate[] = [];
   const stemIds = new Set<number>();
-  (await packagingStemHits(engine, key, { limit, filters: opts.filters })).forEach((hits, order) => {
-    for (const h of hits) {
-      if (kept.has(h.id) || stemIds.has(h.id)) continue;
-      stemIds.add(h.id);
-      stems.push({ id: h.id, tier: 'variant', matched: h.stem, stem: order });
-    }
-  });
+  for (const h of await packagingStemHits(engine, key, { limit, filters: opts.filters })) {
+    if (kept.has(h.id)) continue;
+    stemIds.add(h.id);
+    stems.push({ id: h.id, tier: 'variant', matched: h.stem, stem: h.order });
+  }
   if (!stems.length) return cands;
   // Not cut to `limit` here: the route orders the stems by status and stock, then cuts (orderCandidates).
   return [...cands.filter((c) => kept.has(c.id)), ...stems, ...cands.filter((c) => !kept.has(c.id) && !stemIds.has(c.id))];

@@ -15,24 +15,35 @@ const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', '
 const STEM_MIN_KEY = 6;
 
 /** The keys `key` extends by one packaging suffix, the one that strips least first ("2N7002TR": 2N7002T, then 2N7002). */
-export function stemKeys(key: string): string[] {
+function stemKeys(key: string): string[] {
   return [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
     .filter((stem) => stem.length >= STEM_MIN_KEY)
     .sort((a, b) => b.length - a.length);
 }
 
-/** Parts whose MPN key (or alias) is a stem of `key`, stem by stem (those that strip least first), each with the stem. */
+/**
+ * Parts whose MPN key (or alias) is a stem of `key`, each once: with the stem that strips least of those
+ * finding it, and `order`, that stem's place among the stems that found parts (0 first).
+ */
 export async function packagingStemHits(
   engine: SearchEngine,
   key: string,
   opts: { limit?: number; filters?: EngineFilters } = {},
-): Promise<{ id: number; stem: string }[][]> {
+): Promise<{ id: number; stem: string; order: number }[]> {
   // At most two stems (TR and R, TRPBF and PBF, GE3 and E3): looked up together.
   const keys = stemKeys(key);
   const found = await Promise.all(keys.map((stem) => engine.mpnLookup({ key: stem, mode: 'exact', limit: opts.limit ?? 10, filters: opts.filters })));
-  const out: { id: number; stem: string }[][] = [];
+  const out: { id: number; stem: string; order: number }[] = [];
+  const seen = new Set<number>();
+  let order = 0;
   keys.forEach((stem, i) => {
-    if (found[i]!.length) out.push(found[i]!.map((h) => ({ id: h.id, stem })));
+    if (!found[i]!.length) return;
+    for (const h of found[i]!) {
+      if (seen.has(h.id)) continue;
+      seen.add(h.id);
+      out.push({ id: h.id, stem, order });
+    }
+    order++;
   });
   return out;
 }

@@ -8,6 +8,7 @@
 import { normaliseUnit, parseSpecValue, type SiUnit } from '../catalog/units.ts';
 import { specNameKey, VALUE_ALIASES } from './spec-vocabulary.ts';
 import type { SpecConstraint, ValueConstraint } from './understand.ts';
+import { SAME_NUMBER } from '../engines/same-number.ts';
 
 export interface StoredSpec {
   name: string;
@@ -41,7 +42,8 @@ function nameKeys(names: readonly string[]): Set<string> {
   return out;
 }
 
-const EPS = 1e-9;
+/** Float noise of unit conversions: the tolerance the engines' value filters use too. */
+const EPS = SAME_NUMBER;
 function ge(a: number, b: number): boolean {
   if (b === -Infinity || a === Infinity) return true;
   if (b === Infinity) return a === Infinity;

@@ -2,7 +2,7 @@
  * Engine-neutral filters -> OpenSearch bool clauses (filter context: no scoring, cached).
  * Mirrors src/engines/sqlite/filters.ts clause by clause.
  */
-import type { EngineFilters, SpecFilter } from '../port.ts';
+import type { EngineFilters, NumericRange, SpecFilter } from '../port.ts';
 import { sameNumberBounds } from '../same-number.ts';
 
 export type Dsl = Record<string, unknown>;
@@ -12,29 +12,31 @@ export interface FilterClauses {
   must_not: Dsl[];
 }
 
+/** A range's conditions on a spec's [min, max]: the whole range lies within the bounds. */
+function rangeClauses(r: NumericRange): Dsl[] {
+  const min: Dsl = {};
+  const max: Dsl = {};
+  if (r.gte !== undefined) min.gte = r.gte;
+  if (r.gt !== undefined) min.gt = r.gt;
+  if (r.lte !== undefined) max.lte = r.lte;
+  if (r.lt !== undefined) max.lt = r.lt;
+  return [...(Object.keys(min).length ? [{ range: { 'specs.min': min } }] : []), ...(Object.keys(max).length ? [{ range: { 'specs.max': max } }] : [])];
+}
+
 function specClause(s: SpecFilter): Dsl {
   const conds: Dsl[] = [typeof s.name === 'string' ? { term: { 'specs.name': s.name } } : { terms: { 'specs.name': [...s.name] } }];
   if ('values' in s) {
     const unit: Dsl = s.numUnit ? { term: { 'specs.unit': s.numUnit } } : { bool: { must_not: { exists: { field: 'specs.unit' } } } };
     const same = (s.nums ?? []).map((v) => {
-      const [lo, hi] = sameNumberBounds(v);
-      return { bool: { filter: [{ range: { 'specs.min': { gte: lo, lte: hi } } }, { range: { 'specs.max': { gte: lo, lte: hi } } }, unit] } };
+      const [gte, lte] = sameNumberBounds(v);
+      return { bool: { filter: [...rangeClauses({ gte, lte }), unit] } };
     });
     conds.push(
       same.length ? { bool: { should: [{ terms: { 'specs.value': s.values } }, ...same], minimum_should_match: 1 } } : { terms: { 'specs.value': s.values } },
     );
   } else {
     // A part matches when its [min, max] lies within the bounds (and it has a number at all).
-    conds.push({ exists: { field: 'specs.min' } });
-    const r = s.range;
-    const min: Dsl = {};
-    const max: Dsl = {};
-    if (r.gte !== undefined) min.gte = r.gte;
-    if (r.gt !== undefined) min.gt = r.gt;
-    if (r.lte !== undefined) max.lte = r.lte;
-    if (r.lt !== undefined) max.lt = r.lt;
-    if (Object.keys(min).length) conds.push({ range: { 'specs.min': min } });
-    if (Object.keys(max).length) conds.push({ range: { 'specs.max': max } });
+    conds.push({ exists: { field: 'specs.min' } }, ...rangeClauses(s.range));
   }
   return { nested: { path: 'specs', query: { bool: { filter: conds } }, score_mode: 'none' } };
 }

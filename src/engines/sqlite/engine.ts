@@ -75,6 +75,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const schemaObject = db.prepare<[string], unknown>('SELECT 1 FROM sqlite_master WHERE name = ?');
   // Another process's commit (an ingest swapping versions) is looked for once per event-loop turn.
   const firstThisTurn = oncePerTurn();
 
@@ -98,10 +99,12 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       stmts.clear();
       metaCache = null;
       metaText = null;
-      hasVectors = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`vec_${live}`) !== undefined;
+      const t = live === null ? null : versionTables(live);
+      const exists = (name: string) => schemaObject.get(name) !== undefined;
+      hasVectors = t !== null && exists(`vec_${live}`);
       // Versions loaded before the (status, stock) index existed keep the set-driven plans (broadSets).
-      hasStatusIndex = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(`${versionTables(live).parts}_status_stock`) !== undefined;
-      hasPrices = live !== null && db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(versionTables(live).prices) !== undefined;
+      hasStatusIndex = t !== null && exists(`${t.parts}_status_stock`);
+      hasPrices = t !== null && exists(t.prices);
     }
   }
 

@@ -1,5 +1,5 @@
 /** Translates engine-neutral filters into a SQL condition over `p` (the version's parts table). */
-import type { EngineFilters } from '../port.ts';
+import type { EngineFilters, NumericRange } from '../port.ts';
 import { sameNumberBounds } from '../same-number.ts';
 import type { VersionTables } from './schema.ts';
 
@@ -10,6 +10,18 @@ const RANGE_SQL: readonly (readonly ['gte' | 'gt' | 'lte' | 'lt', string])[] = [
   ['lte', 's.max <= ?'],
   ['lt', 's.max < ?'],
 ];
+
+/** A range's conditions on a spec row's [min, max] (its parameters pushed to `own`). */
+function rangeConds(range: NumericRange, own: unknown[]): string[] {
+  const conds: string[] = [];
+  for (const [bound, sql] of RANGE_SQL) {
+    const v = range[bound];
+    if (v === undefined) continue;
+    conds.push(sql);
+    own.push(v);
+  }
+  return conds;
+}
 
 export interface SqlCondition {
   sql: string;
@@ -84,21 +96,14 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
       // A number the same as an accepted one: its own arm, through the (name, min, max) index.
       const arms = [`SELECT s.prow FROM ${t.specs} s WHERE ${named} AND s.value IN (${placeholders(s.values, own)})`];
       for (const v of s.nums ?? []) {
-        const [lo, hi] = sameNumberBounds(v);
-        arms.push(
-          `SELECT s.prow FROM ${t.specs} s WHERE s.name IN (${placeholders(names, own)}) AND s.min BETWEEN ? AND ? AND s.max BETWEEN ? AND ? AND s.unit IS ?`,
-        );
-        own.push(lo, hi, lo, hi, s.numUnit ?? null);
+        const [gte, lte] = sameNumberBounds(v);
+        const conds = [`s.name IN (${placeholders(names, own)})`, ...rangeConds({ gte, lte }, own), 's.unit IS ?'];
+        own.push(s.numUnit ?? null);
+        arms.push(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`);
       }
       set(arms.join(' UNION ALL '), own);
     } else {
-      const conds = [named, 's.min IS NOT NULL'];
-      for (const [bound, sql] of RANGE_SQL) {
-        const v = s.range[bound];
-        if (v === undefined) continue;
-        conds.push(sql);
-        own.push(v);
-      }
+      const conds = [named, 's.min IS NOT NULL', ...rangeConds(s.range, own)];
       set(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`, own);
     }
   }
