@@ -25,6 +25,7 @@ import type { Embedder } from '../src/embeddings/port.ts';
 import { closeServices, createServices } from '../src/composition.ts';
 import { createApp } from '../src/http/app.ts';
 import { silentLogger } from '../src/log.ts';
+import { PART_SELECTION } from '../src/graphql/sdl.ts';
 import { runLoadInChild } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -58,11 +59,8 @@ const typo = (mpn: string) => {
   return mpn.slice(0, i) + (mpn[i]?.toUpperCase() === 'X' ? '7' : 'X') + mpn.slice(i + 1);
 };
 /** The same MPN searches through GraphQL, every Part field selected (as the REST route returns them). */
-const PART_FIELDS = `id mpn slug description long_description part_status canonical_id package manufacturer { id name slug } series { name }
-  categories { slug name path { slug name } } specs { spec_name spec_value spec_type } images { url caption } documents { name type url }
-  offers { distributor sku stock moq currency price_breaks }`;
 const graphqlMpnBodies = parts.map((p) =>
-  JSON.stringify({ query: `query($m: String!) { supSearchMpn(mpn: $m) { hits results { ${PART_FIELDS} } } }`, variables: { m: p.mpn } }),
+  JSON.stringify({ query: `query($m: String!) { supSearchMpn(mpn: $m) { hits results { ${PART_SELECTION} } } }`, variables: { m: p.mpn } }),
 );
 const typoPaths = parts.filter((p) => p.mpn.length >= 6).map((p) => `/v1/parts/search?mpn=${encodeURIComponent(typo(p.mpn))}`);
 const NL = [

@@ -243,3 +243,9 @@ export const SDL = /* GraphQL */ `
     part_count: Int!
   }
 `;
+
+/** Every field of a Part as a selection set's contents (what REST returns for a part): for clients, the bench and tests. */
+export const PART_SELECTION = `id mpn slug description long_description part_status canonical_id package
+  manufacturer { id name slug } series { name } categories { slug name path { slug name } }
+  specs { spec_name spec_value spec_type } images { url caption } documents { name type url }
+  offers { distributor sku stock moq currency price_breaks }`;

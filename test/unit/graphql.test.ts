@@ -6,12 +6,8 @@
 import { getIntrospectionQuery } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_EXPENSIVE } from '../../src/graphql/route.ts';
+import { PART_SELECTION } from '../../src/graphql/sdl.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
-
-const PART_FIELDS = `id mpn slug description long_description part_status canonical_id package
-  manufacturer { id name slug } series { name } categories { slug name path { slug name } }
-  specs { spec_name spec_value spec_type } images { url caption } documents { name type url }
-  offers { distributor sku stock moq currency price_breaks }`;
 
 describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
   const t = useTestApi(engineKind);
@@ -38,7 +34,7 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
 
   it('supSearchMpn answers what GET /v1/parts/search answers, every field, and charges one unit per part', async () => {
     const { secret } = await t.api.key({ capabilities: ['parts:read'] });
-    const r = await gql(`{ supSearchMpn(mpn: "LM358D") { hits results { ${PART_FIELDS} } } }`, undefined, secret);
+    const r = await gql(`{ supSearchMpn(mpn: "LM358D") { hits results { ${PART_SELECTION} } } }`, undefined, secret);
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
     const expected = await rest('/v1/parts/search?mpn=LM358D');
