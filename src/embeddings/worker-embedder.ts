@@ -63,8 +63,8 @@ let bindingPinned = false;
  * unloads an addon when the last thread that loaded it ends. This binding cannot be loaded again
  * after that ("Module did not self-register"). Without the pin, a worker started after the previous
  * one ended (a restart, or a second embedder after the first was closed) could never load the model.
- * The copy pinned is the one transformers.js resolves. Version 1.22 can be used from several threads
- * (1.21 could not).
+ * The copy pinned is the one transformers.js resolves (1.30 under transformers.js 4.3; 1.21, which
+ * transformers.js 3.8 asked for, could not be used from several threads).
  */
 function pinBinding(): void {
   if (bindingPinned) return;
