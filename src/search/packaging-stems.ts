@@ -14,11 +14,23 @@ const PACKAGING_SUFFIXES = ['TRPBF', 'REEL13', 'REEL7', 'REEL', 'TR13', 'TR7', '
 /** Shortest MPN key a stem may be: shorter ones are generic prefixes ("LM35" of "LM358"). */
 const STEM_MIN_KEY = 6;
 
-/** The keys `key` extends by one packaging suffix, the one that strips least first ("2N7002TR": 2N7002T, then 2N7002). */
+/** Packaging suffixes stripped one after another at most: "LM358DRE4" (E4, then R) is LM358DR, then LM358D. */
+const STEM_DEPTH = 2;
+
+/**
+ * The keys `key` extends by one or two packaging suffixes (TI's lead-finish marks follow the reel mark:
+ * "TPS7A4901DGNRG4"), the one that strips least first ("2N7002TR": 2N7002T, then 2N7002).
+ */
 function stemKeys(key: string): string[] {
-  return [...new Set(PACKAGING_SUFFIXES.filter((x) => key.endsWith(x)).map((x) => key.slice(0, -x.length)))]
-    .filter((stem) => stem.length >= STEM_MIN_KEY)
-    .sort((a, b) => b.length - a.length);
+  const stems = new Set<string>();
+  let level = [key];
+  for (let depth = 0; depth < STEM_DEPTH; depth++) {
+    level = level
+      .flatMap((k) => PACKAGING_SUFFIXES.filter((x) => k.endsWith(x)).map((x) => k.slice(0, -x.length)))
+      .filter((stem) => stem.length >= STEM_MIN_KEY);
+    for (const stem of level) stems.add(stem);
+  }
+  return [...stems].sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -30,7 +42,7 @@ export async function packagingStemHits(
   key: string,
   opts: { limit?: number; filters?: EngineFilters } = {},
 ): Promise<{ id: number; stem: string; order: number }[]> {
-  // At most two stems (TR and R, TRPBF and PBF, GE3 and E3): looked up together.
+  // A handful of stems at most (TR and R, TRPBF and PBF, GE3 and E3, and each one's own): looked up together.
   const keys = stemKeys(key);
   const found = await Promise.all(keys.map((stem) => engine.mpnLookup({ key: stem, mode: 'exact', limit: opts.limit ?? 10, filters: opts.filters })));
   const out: { id: number; stem: string; order: number }[] = [];

@@ -43,6 +43,12 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
     expect((await mpns('stm32f103c8t6-tr'))[0]).toBe('STM32F103C8T6');
   });
 
+  it('strips two stacked packaging suffixes, the one that strips least first ("LM358DRE4": LM358DR, then LM358D)', async () => {
+    // then the packaging variants of the stem found first
+    expect(await mpns('LM358DRE4')).toEqual(['LM358DR', 'LM358D', 'LM358DR2G']);
+    expect((await mpns('STM32F103C8T6TRE4'))[0]).toBe('STM32F103C8T6');
+  });
+
   it('leaves a prefix query to the MPNs that start with it', async () => {
     // "XYZ1234R" is no MPN but starts XYZ1234R5; its stem XYZ1234 is an MPN that does not start with it
     expect(await mpns('XYZ1234R')).toEqual(['XYZ1234R5']);
