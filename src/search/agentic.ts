@@ -25,7 +25,10 @@
  *            the asked tolerance before a tighter one, "1%" before "0.1%"), first under the spec
  *            names the query was read as, then under any name of the value's unit; then parts in the
  *            package the query names exactly ("TO-252" before "TO-252-2", which the package constraint
- *            also accepts); then parts of the category named by its exact name; fusion orders the rest
+ *            also accepts); then parts of the category named by its exact name; then parts meeting the
+ *            constraints fewer of the first block's candidates meet, under known spec names
+ *            (ranking-keys.ts constraintWeights: a 16 MHz crystal before a 25 MHz one for "16MHz crystal
+ *            20pF", where many crystals have a 20 pF load); fusion orders the rest
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1, at any depth.
  *
  * `available_specs` counts, for every spec name, the parts of the first block (the first 100-odd
@@ -40,7 +43,7 @@ import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
-import { constraintCount, constraintScore, exactValueHits, packageExact, targetHits, valueHits } from './ranking-keys.ts';
+import { constraintChecks, constraintCount, constraintWeights, exactValueHits, packageExact, targetHits, valueHits, weightMet } from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
@@ -273,11 +276,14 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     ids
       .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
-      .map((p) => ({
+      .map((p) => ({ p, checks: constraintChecks(u, p, true) }))
+      .map(({ p, checks }) => ({
         p,
+        checks,
+        strict: constraintChecks(u, p),
         cat: namedCategoryScore(namedSlugs, p.category),
         fam: inFamily(families, p) ? 1 : 0,
-        c: constraintScore(u, p, true),
+        c: checks.length ? checks.filter(Boolean).length / checks.length : 1,
         t: targetHits(u, p) + exactValueHits(u, p),
         v: valueHits(u, p),
         pe: packageExact(u, p),
@@ -296,12 +302,19 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // so that every block (and page) ranks by the same tiers.
   const widen = constrained && u.unread.length === 0 && firstScored.filter((x) => x.cat > 0 && x.c === 1).length < WIDEN_BELOW;
   const tier = (x: Scored) => (x.cat > 0 || (widen && x.fam === 1 && x.c === 1) ? 1 : 0);
+  // The last key before the fused score: the weight of the constraints met under known spec names, each
+  // weighing more the fewer candidates of the first block meet it (constraintWeights; the same weights
+  // for every block and page).
+  const weights = constraintWeights(firstScored.map((x) => x.strict));
   const rank = (scored: Scored[]) =>
     scored
+      .map((x) => ({ ...x, r: weightMet(x.strict, weights) }))
       .sort((a, b) => {
         if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-        return tier(b) - tier(a) || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.f - a.f || a.p.id - b.p.id;
+        return (
+          tier(b) - tier(a) || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.r - a.r || b.f - a.f || a.p.id - b.p.id
+        );
       })
       .map((x) => x.p);
   const top = rank(firstScored);

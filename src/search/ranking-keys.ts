@@ -15,17 +15,44 @@ export function constraintCount(u: QueryUnderstanding): number {
 }
 
 /**
- * Fraction of the parsed constraints a part satisfies (1 when there are none). `loose` (ranking)
- * also accepts a quantity held under a spec name the vocabulary does not know (satisfiesLoosely);
- * the relevance measure keeps the strict reading.
+ * Which of the parsed constraints a part satisfies, in constraintCount's order (spec constraints, value
+ * constraints, the packages). `loose` (ranking) also accepts a quantity held under a spec name the
+ * vocabulary does not know (satisfiesLoosely); the relevance measure keeps the strict reading.
  */
-export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
+export function constraintChecks(u: QueryUnderstanding, p: PartRecord, loose = false): boolean[] {
   const check = loose ? satisfiesLoosely : satisfies;
   const checks: boolean[] = [];
   for (const c of u.specs) checks.push(check(p.specs, c));
   for (const c of u.values) checks.push(check(p.specs, c));
   if (u.packages.length) checks.push(meetsPackage(u, p));
+  return checks;
+}
+
+/** Fraction of the parsed constraints a part satisfies (1 when there are none); `loose` as constraintChecks. */
+export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
+  const checks = constraintChecks(u, p, loose);
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
+}
+
+/**
+ * How much each constraint says, from how few of the candidates meet it: log((n + 2) / (met + 1)) over n
+ * candidates' constraintChecks. Between two parts meeting as many constraints, the one meeting the rarer
+ * ones is the more specific answer ("16MHz crystal 20pF": among crystals many have a 20 pF load, few
+ * run at 16 MHz, so a 16 MHz / 9 pF crystal ranks before a 25 MHz / 20 pF one).
+ */
+export function constraintWeights(checks: readonly (readonly boolean[])[]): number[] {
+  const n = checks.length;
+  const met = (checks[0] ?? []).map((_, i) => checks.filter((c) => c[i]).length);
+  return met.map((m) => Math.log((n + 2) / (m + 1)));
+}
+
+/** The sum of the weights (constraintWeights) of the constraints a part meets. */
+export function weightMet(checks: readonly boolean[], weights: readonly number[]): number {
+  let sum = 0;
+  checks.forEach((ok, i) => {
+    if (ok) sum += weights[i] ?? 0;
+  });
+  return sum;
 }
 
 /** Whether the part is in one of the packages the query names (packageMatches); the one package check of the ranking. */
