@@ -228,10 +228,10 @@ export interface SearchEngine {
   getPartBySlug(manufacturerSlug: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null>;
   /**
    * The manufacturer's parts whose MPN slug holds an escape ("~": letters outside ASCII,
-   * catalog/mpn.ts), at most `limit`, by id: the part detail route reads their slugs of before the
-   * escapes from these (legacySlug).
+   * catalog/mpn.ts) and starts with `prefix` in any case (every one when it is empty), at most `limit`,
+   * by id: the part detail route reads their slugs of before the escapes from these (legacySlug).
    */
-  escapedSlugs(manufacturerSlug: string, limit: number): Promise<{ id: number; mpn_slug: string }[]>;
+  escapedSlugs(manufacturerSlug: string, prefix: string, limit: number): Promise<{ id: number; mpn_slug: string }[]>;
 
   /** Starts building a new version (replace semantics: the dump is the whole catalogue). */
   beginLoad(opts: { embeddingDims: number | null }): Promise<EngineLoader>;

@@ -10,8 +10,8 @@ import { tempDir } from '../support/fixtures.ts';
 
 /** Two connectors whose MPNs differ only in Chinese letters (a real pair of the 29k catalogue), and a 42 Ω speaker. */
 const MPNS = ['2.54-2*5P简牛', '2.54-2*5P弯针', 'YX-KC9042 42Ω'];
-/** Made-up MPNs whose old slugs differ in case only, or equal another part's slug in another case, and an emoji. */
-const MORE = ['AB简', 'ab/', 'CD简', 'cd牛', 'GH😀'];
+/** Made-up MPNs whose old slugs differ in case only, or equal another part's slug in another case, an emoji, and one starting with an escape. */
+const MORE = ['AB简', 'ab/', 'CD简', 'cd牛', 'GH😀', 'Ω100'];
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
   fs.writeFileSync(file, [...MPNS, ...MORE].map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Connect', description: `part ${mpn}` })).join('\n') + '\n');
@@ -66,6 +66,8 @@ describe.each(API_ENGINES)('part detail by slug on %s', (engineKind) => {
     expect(await to('CD_')).toEqual([308, '/v1/parts/acme-connect/CD~E7~AE~80']);
     expect(await to('cd_')).toEqual([308, '/v1/parts/acme-connect/cd~E7~89~9B']);
     expect(await to('GH__')).toEqual([200, null]); // an emoji is two "_", as before: the slug did not change
+    // an old slug that starts with an escape: no prefix to narrow by, every escaped slug of the maker is read
+    expect(await to('_100')).toEqual([308, '/v1/parts/acme-connect/~CE~A9100']);
   });
 
   it('answers 404 for the slug both connectors used to share, which names neither', async () => {

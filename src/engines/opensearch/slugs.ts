@@ -1,6 +1,6 @@
 /**
  * Part lookups by slug of the OpenSearch adapter: a part by manufacturer and MPN slug (exact, then in
- * any case through `mpn_slug.lower`), and a maker's escaped slugs (catalog/mpn.ts), which the part detail
+ * any case through `mpn_slug.lower`), and a maker's escaped slugs by prefix (catalog/mpn.ts), which the part detail
  * route reads old slugs off.
  */
 import type { PartRecord } from '../../catalog/part.ts';
@@ -22,14 +22,17 @@ export function createSlugLookups(search: (body: Dsl) => Promise<SearchResponse 
     return loose ? { part: loose, exact: false } : null;
   }
 
-  async function escapedSlugs(mfr: string, limit: number): Promise<{ id: number; mpn_slug: string }[]> {
+  async function escapedSlugs(mfr: string, prefix: string, limit: number): Promise<{ id: number; mpn_slug: string }[]> {
+    // The prefix leads the pattern, so Lucene walks only the terms that start with it (a pattern that
+    // starts with "*" walks the whole term dictionary: 60-190 ms at 578k parts). `.lower` for any case.
+    const pattern = `${prefix.toLowerCase().replace(/[\\*?]/g, (c) => `\\${c}`)}*~*`;
     const r = await search({
       size: Math.min(limit, 10_000),
       track_total_hits: false,
       // From doc values: `_source` holds the whole record (and the vector) on indexes with vectors.
       _source: false,
       docvalue_fields: ['id', 'mpn_slug'],
-      query: { bool: { filter: [{ term: { 'manufacturer.slug': mfr } }, { wildcard: { mpn_slug: { value: '*~*' } } }] } },
+      query: { bool: { filter: [{ term: { 'manufacturer.slug': mfr } }, { wildcard: { 'mpn_slug.lower': { value: pattern } } }] } },
       sort: [{ id: 'asc' }],
     });
     return (r?.hits.hits ?? []).map((h) => {

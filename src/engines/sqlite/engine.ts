@@ -306,13 +306,16 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async getPartBySlug(mfr, mpn) {
       return getPartBySlug(mfr, mpn);
     },
-    async escapedSlugs(mfr, limit) {
+    async escapedSlugs(mfr, prefix, limit) {
       const t = tables();
       if (!t) return [];
-      // Through the (maker, slug) index, whose entries hold the slugs: with the 578k index's statistics the
-      // planner chose the maker index and read every part row of the maker (30-50 ms for 27k parts, 2 ms so).
-      return stmt(`SELECT id, mpn_slug FROM ${t.parts} INDEXED BY ${t.parts}_slug WHERE mfr_slug = ? AND mpn_slug LIKE '%~%' ORDER BY id LIMIT ?`).all(
+      // Through the (maker, slug NOCASE) index, whose entries hold the slugs: LIKE is case-insensitive, so
+      // the prefix narrows the index range. With the 578k index's statistics the planner chose the maker
+      // index and read every part row of the maker (30-50 ms for 27k parts, 2 ms so).
+      const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%~%`;
+      return stmt(`SELECT id, mpn_slug FROM ${t.parts} INDEXED BY ${t.parts}_slug WHERE mfr_slug = ? AND mpn_slug LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?`).all(
         mfr,
+        pattern,
         limit,
       ) as {
         id: number;
