@@ -227,9 +227,9 @@ export interface SearchEngine {
   /** Part by slugs: exact first, then case-insensitive (`exact: false`). */
   getPartBySlug(manufacturerSlug: string, mpnSlug: string): Promise<{ part: PartRecord; exact: boolean } | null>;
   /**
-   * The manufacturer's parts whose MPN slug holds an escape ("~": letters outside ASCII,
-   * catalog/mpn.ts) and starts with `prefix` in any case (every one when it is empty), at most `limit`,
-   * by id: the part detail route reads their slugs of before the escapes from these (legacySlug).
+   * The manufacturer's parts whose MPN slug starts with `prefix` in any case (ASCII case; every part
+   * when it is empty) and holds an escape after it ("~": letters outside ASCII, catalog/mpn.ts), at most
+   * `limit`, by id: the part detail route reads their slugs of before the escapes from these (legacySlug).
    */
   escapedSlugs(manufacturerSlug: string, prefix: string, limit: number): Promise<{ id: number; mpn_slug: string }[]>;
 

@@ -26,7 +26,8 @@
  *            names the query was read as, then under any name of the value's unit; then parts in the
  *            package the query names exactly ("TO-252" before "TO-252-2", which the package constraint
  *            also accepts); then parts of the category named by its exact name; then parts meeting the
- *            constraints fewer of the first block's candidates meet, under known spec names
+ *            constraints fewer of the first block's candidates meet (strict reading: spec and value
+ *            constraints under known spec names, the package)
  *            (ranking-keys.ts constraintWeights: a 16 MHz crystal before a 25 MHz one for "16MHz crystal
  *            20pF", where many crystals have a 20 pF load); fusion orders the rest
  *         -> one deterministic order; pages are slices of it, so page 2 continues page 1, at any depth.
@@ -302,13 +303,15 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   // so that every block (and page) ranks by the same tiers.
   const widen = constrained && u.unread.length === 0 && firstScored.filter((x) => x.cat > 0 && x.c === 1).length < WIDEN_BELOW;
   const tier = (x: Scored) => (x.cat > 0 || (widen && x.fam === 1 && x.c === 1) ? 1 : 0);
-  // The last key before the fused score: the weight of the constraints met under known spec names, each
+  // The last key before the fused score: the weight of the constraints met in the strict reading (spec
+  // and value constraints under known spec names, the package), each
   // weighing more the fewer candidates of the first block meet it (constraintWeights; the same weights
   // for every block and page).
   const weights = constraintWeights(firstScored.map((x) => x.strict));
   const rank = (scored: Scored[]) =>
     scored
-      .map((x) => ({ ...x, r: weightMet(x.strict, weights) }))
+      // rounded: a sum of logs equal to another in exact arithmetic may differ from it in the last bit
+      .map((x) => ({ ...x, r: Math.round(weightMet(x.strict, weights) * 1e9) }))
       .sort((a, b) => {
         if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;

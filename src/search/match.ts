@@ -33,16 +33,15 @@ export interface MatchResult {
 /**
  * Confidence of a catalogue MPN that the line extends by a packaging suffix (packaging-stems.ts): below an
  * exact or variant match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 +
- * tape and reel), each further one STEM_STEP lower, never below STEM_FLOOR (above any prefix match, 78).
+ * tape and reel), each further one STEM_STEP lower.
  */
 const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
-const STEM_FLOOR = 80;
 
 /** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
 async function packagingStems(engine: SearchEngine, key: string): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (const h of await packagingStemHits(engine, key)) out.set(h.id, Math.max(STEM_FLOOR, STEM_CONFIDENCE - STEM_STEP * h.order));
+  for (const h of await packagingStemHits(engine, key)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * h.order);
   return out;
 }
 

@@ -25,8 +25,11 @@ function stemKeys(key: string): string[] {
   const stems = new Set<string>();
   let level = [key];
   for (let depth = 0; depth < STEM_DEPTH; depth++) {
+    // Under another suffix a "TR" is the reel mark: its "R" alone is not stripped (IRLML6344TRPBF is not
+    // an IRLML6344T, whose bare T would be a package code).
+    const strips = (k: string, x: string) => k.endsWith(x) && !(depth > 0 && x === 'R' && k.endsWith('TR'));
     level = level
-      .flatMap((k) => PACKAGING_SUFFIXES.filter((x) => k.endsWith(x)).map((x) => k.slice(0, -x.length)))
+      .flatMap((k) => PACKAGING_SUFFIXES.filter((x) => strips(k, x)).map((x) => k.slice(0, -x.length)))
       .filter((stem) => stem.length >= STEM_MIN_KEY);
     for (const stem of level) stems.add(stem);
   }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 import { tempDir } from '../support/fixtures.ts';
 
-const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333', '2N7002', '2N7002T'];
+const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333', '2N7002', '2N7002T', 'IRLML6344', 'IRLML6344T'];
 /** Stock per MPN (more stock ranks first within a tier): 2N7002 is the better stocked. */
 const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10 };
 function catalogue() {
@@ -47,6 +47,20 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
     // then the packaging variants of the stem found first
     expect(await mpns('LM358DRE4')).toEqual(['LM358DR', 'LM358D', 'LM358DR2G']);
     expect((await mpns('STM32F103C8T6TRE4'))[0]).toBe('STM32F103C8T6');
+  });
+
+  it('reads a "TR" under another suffix as the reel mark: no bare-T stem ("IRLML6344TRPBF" is IRLML6344)', async () => {
+    // not IRLML6344T (its T a package code), which a second strip of a bare "R" would list first
+    expect(await mpns('IRLML6344TRPBF')).toEqual(['IRLML6344']);
+  });
+
+  it('gives match confidence 86 to the stem that strips least and 2 less to each shorter one', async () => {
+    const res = await t.api.post('/v1/parts/match', { query: 'LM358DRE4' }, t.secret);
+    const body = (await res.json()) as { results: { part: { mpn: string }; confidence: number; exact: boolean }[] };
+    expect(body.results.slice(0, 2).map((r) => [r.part.mpn, r.confidence, r.exact])).toEqual([
+      ['LM358DR', 86, false],
+      ['LM358D', 84, false],
+    ]);
   });
 
   it('leaves a prefix query to the MPNs that start with it', async () => {

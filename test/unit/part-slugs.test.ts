@@ -10,8 +10,8 @@ import { tempDir } from '../support/fixtures.ts';
 
 /** Two connectors whose MPNs differ only in Chinese letters (a real pair of the 29k catalogue), and a 42 Ω speaker. */
 const MPNS = ['2.54-2*5P简牛', '2.54-2*5P弯针', 'YX-KC9042 42Ω'];
-/** Made-up MPNs whose old slugs differ in case only, or equal another part's slug in another case, an emoji, and one starting with an escape. */
-const MORE = ['AB简', 'ab/', 'CD简', 'cd牛', 'GH😀', 'Ω100'];
+/** Made-up MPNs whose old slugs differ in case only, or equal another part's slug in another case, an emoji, one starting with an escape, and one whose K the Kelvin sign folds to. */
+const MORE = ['AB简', 'ab/', 'CD简', 'cd牛', 'GH😀', 'Ω100', 'KB简'];
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
   fs.writeFileSync(file, [...MPNS, ...MORE].map((mpn) => JSON.stringify({ mpn, manufacturer: 'Acme Connect', description: `part ${mpn}` })).join('\n') + '\n');
@@ -68,6 +68,20 @@ describe.each(API_ENGINES)('part detail by slug on %s', (engineKind) => {
     expect(await to('GH__')).toEqual([200, null]); // an emoji is two "_", as before: the slug did not change
     // an old slug that starts with an escape: no prefix to narrow by, every escaped slug of the maker is read
     expect(await to('_100')).toEqual([308, '/v1/parts/acme-connect/~CE~A9100']);
+  });
+
+  it('reads only the escaped slugs that start with the old slug\'s text before its first "_", in any case', async () => {
+    const escaped = (prefix: string) => t.api.services.engine.escapedSlugs('acme-connect', prefix, 100).then((xs) => xs.map((x) => x.mpn_slug).sort());
+    expect(await escaped('ab')).toEqual(['AB~E7~AE~80']); // not "ab_", which holds no escape
+    expect(await escaped('aB')).toEqual(['AB~E7~AE~80']);
+    expect(await escaped('yx-kc9042-42')).toEqual(['YX-KC9042-42~CE~A9']);
+    // the engines' pattern characters are taken as written
+    for (const odd of ['a_', 'a%', 'a?', 'a*', 'a\\']) expect(await escaped(odd), odd).toEqual([]);
+    expect((await escaped('')).length).toBe(8);
+    // a slug with an escape is no old slug; the Kelvin sign folds to "k" on both engines
+    expect((await get('/v1/parts/acme-connect/AB~E7_')).status).toBe(404);
+    const kelvin = await get(`/v1/parts/acme-connect/${encodeURIComponent('\u212AB_')}`);
+    expect([kelvin.status, kelvin.headers.get('location')]).toEqual([308, '/v1/parts/acme-connect/KB~E7~AE~80']);
   });
 
   it('answers 404 for the slug both connectors used to share, which names neither', async () => {

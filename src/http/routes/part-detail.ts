@@ -41,7 +41,10 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
     // Before its first "_" an old slug is the escaped slug itself (escapes became "_"): only slugs with
     // that prefix, in any case, can be it. A fallback for what would be a 404: should the engine refuse
     // the lookup (an OpenSearch cluster that disallows wildcard queries), the answer stays the 404.
-    const escaped = await s.engine.escapedSlugs(mfr, slug.slice(0, slug.indexOf('_')), LEGACY_SCAN_MAX).catch(() => null);
+    // An old slug holds no "~" (escapes were written "_"). The prefix goes in lower case, so that both
+    // engines fold it alike (SQLite's LIKE folds ASCII only; "\u212A", the Kelvin sign, is "k").
+    if (slug.includes('~')) return null;
+    const escaped = await s.engine.escapedSlugs(mfr, slug.slice(0, slug.indexOf('_')).toLowerCase(), LEGACY_SCAN_MAX).catch(() => null);
     if (!escaped || escaped.length >= LEGACY_SCAN_MAX) return null;
     const olds = escaped.map((x) => ({ id: x.id, old: legacySlug(x.mpn_slug) }));
     let same = olds.filter((x) => x.old === slug);
