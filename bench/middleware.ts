@@ -3,7 +3,8 @@
  * requests/s of a bare public route and of the same handler behind the guard (valid key,
  * capability, throttle hit, monthly request count, a metered debit of one part record at
  * --price-usd, default 0.002: a ledger entry per request; 0 records usage only), measured
- * alternately in the same run against the same server. Goals: guarded/bare >= 0.8 with SQLite,
+ * alternately in the same run against the same server: each round runs both, in alternating order,
+ * and the ratio is the median of the rounds' guarded/bare (the machine's speed drifts between rounds). Goals: guarded/bare >= 0.8 with SQLite,
  * >= 0.6 with Redis. Also the server's own CPU time per request in each phase (the load generator
  * runs in a child process, so on 2 cores req/s is partly bound by the client).
  *
@@ -119,7 +120,7 @@ for (const adapter of adapters) {
   const guarded: number[] = [];
   const bareCpu: number[] = [];
   const guardedCpu: number[] = [];
-  let lastGuarded: Awaited<ReturnType<typeof load>> | null = null;
+  const guardedRuns: Awaited<ReturnType<typeof load>>[] = [];
   /** One load phase; also the server's own CPU time per request (this process: the load is a child). */
   const phase = async (url: string, headers: Record<string, string>) => {
     const cpu = process.cpuUsage();
@@ -127,30 +128,48 @@ for (const adapter of adapters) {
     const used = process.cpuUsage(cpu);
     return { ...r, cpuUsPerRequest: +((used.user + used.system) / Math.max(1, r.requests)).toFixed(1) };
   };
-  for (let i = 0; i < Number(values.rounds); i++) {
+  // Each round measures both routes back to back, bare first in even rounds and guarded first in odd
+  // ones, so that a change of the machine's speed during the run weighs on both alike.
+  const runBare = async () => {
     const b = await phase(`${base}/bench/bare`, {});
     bare.push(b.rps);
     bareCpu.push(b.cpuUsPerRequest);
+  };
+  const runGuarded = async () => {
     const g = await phase(`${base}/v1/bench/guarded`, { Authorization: `Bearer ${secret}` });
-    lastGuarded = g;
+    guardedRuns.push(g);
     guarded.push(g.rps);
     guardedCpu.push(g.cpuUsPerRequest);
+  };
+  for (let i = 0; i < Number(values.rounds); i++) {
+    if (i % 2 === 0) {
+      await runBare();
+      await runGuarded();
+    } else {
+      await runGuarded();
+      await runBare();
+    }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratio = +(median(guarded) / median(bare)).toFixed(3);
+  // The median of the rounds' own ratios: a round's two phases ran on the same machine speed.
+  const roundRatios = guarded.map((g, i) => +(g / bare[i]!).toFixed(3));
+  const ratio = median(roundRatios);
+  const ratioOfMedians = +(median(guarded) / median(bare)).toFixed(3);
   const cpuRatio = +(median(bareCpu) / median(guardedCpu)).toFixed(3);
   results[adapter] = {
     bare_rps: bare,
     guarded_rps: guarded,
+    round_ratios: roundRatios,
     ratio,
+    ratio_of_medians: ratioOfMedians,
     goal: adapter === 'sqlite' ? 0.8 : 0.6,
     server_cpu_us_per_request: { bare: bareCpu, guarded: guardedCpu, bare_over_guarded: cpuRatio },
-    guarded_p50ms: lastGuarded?.p50ms,
-    guarded_p99ms: lastGuarded?.p99ms,
+    guarded_p50ms: guardedRuns.at(-1)?.p50ms,
+    guarded_p99ms: guardedRuns.at(-1)?.p99ms,
     load_average: os.loadavg().map((x) => +x.toFixed(2)),
   };
   console.log(
-    `${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (goal ${adapter === 'sqlite' ? 0.8 : 0.6}); ` +
+    `${adapter}: bare ${median(bare)} req/s, guarded ${median(guarded)} req/s, ratio ${ratio} (median of the rounds' ${roundRatios.join(', ')}; goal ${adapter === 'sqlite' ? 0.8 : 0.6}); ` +
       `server CPU per request bare ${median(bareCpu)} µs, guarded ${median(guardedCpu)} µs (bare/guarded ${cpuRatio}); load ${os.loadavg()[0]!.toFixed(2)}`,
   );
   await new Promise((r) => server.close(r));
