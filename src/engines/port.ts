@@ -32,7 +32,16 @@ export type SpecFilter =
       /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */
       numUnit?: string | null;
     }
-  | { name: string | readonly string[]; range: NumericRange };
+  | {
+      name: string | readonly string[];
+      range: NumericRange;
+      /**
+       * The SI unit of the range (null: plain numbers). A part's number must be in it or be a plain
+       * number (a catalogue writes "5000" for 5000 V): "25℃" under "Tolerance" is no 25 % tolerance.
+       * Absent: any unit.
+       */
+      unit?: string | null;
+    };
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {

@@ -182,6 +182,8 @@ export function toEngineFilters(
     // the earlier reading: a unit is taken as given, a range without one refused.
     const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
     let scale = 1;
+    /** The range's SI unit as the engines compare it (null: plain numbers; undefined: not judged, as before). */
+    let rangeUnit: string | null | undefined = stored ?? (unitless ? null : undefined);
     if (cond.unit !== undefined && stored === null && judgeUnitless) {
       // Values without a unit cannot be compared with a unit's (a "V" range on "Pitch" matched 2.54).
       detail.push(
@@ -213,6 +215,7 @@ export function toEngineFilters(
         continue;
       }
       scale = u.scale;
+      rangeUnit = u.si;
     } else if (stored === null && !unitless) {
       detail.push({ loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond });
       continue;
@@ -234,7 +237,7 @@ export function toEngineFilters(
       detail.push({ loc: at, msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: cond });
       continue;
     }
-    specs.push({ name, range });
+    specs.push({ name, range, ...(rangeUnit !== undefined ? { unit: rangeUnit } : {}) });
   }
   if (specs.length) out.specs = specs;
   if (f.in_stock) out.inStock = true;

@@ -6,8 +6,8 @@
  * A constraint's spec names (the vocabulary's display names) are matched against the names the
  * catalogue actually uses (CatalogMeta.specs) by specNameKey, so "Allowable voltage" and "Voltage Rated"
  * meet; a constraint none of whose names the catalogue uses is left out. Ranges follow the engine filter
- * semantics (a part's [min, max] within the bounds): `equals` within its window, `at_least` from its
- * value up, `at_most` up to it. Text values (dielectric, tolerance) are left to the ranking.
+ * semantics (a part's [min, max] within the bounds, in the constraint's unit or as a plain number):
+ * `equals` within its window, `at_least` from its value up, `at_most` up to it. Text values (dielectric, tolerance) are left to the ranking.
  */
 import type { SpecFilter } from '../engines/port.ts';
 import { specNameKey } from './spec-vocabulary.ts';
@@ -39,7 +39,7 @@ export function specFilters(u: QueryUnderstanding, index: SpecNameIndex): SpecFi
     if (c.kind !== 'at_most' && Number.isFinite(c.lo)) range.gte = c.lo;
     if (c.kind !== 'at_least' && Number.isFinite(c.hi)) range.lte = c.hi;
     if (range.gte === undefined && range.lte === undefined) continue;
-    out.push({ name: names, range });
+    out.push({ name: names, range, unit: c.unit });
   }
   return out;
 }

@@ -35,8 +35,12 @@ function specClause(s: SpecFilter): Dsl {
       same.length ? { bool: { should: [{ terms: { 'specs.value': s.values } }, ...same], minimum_should_match: 1 } } : { terms: { 'specs.value': s.values } },
     );
   } else {
-    // A part matches when its [min, max] lies within the bounds (and it has a number at all).
+    // A part matches when its [min, max] lies within the bounds (and it has a number at all), in the
+    // range's unit or as a plain number.
     conds.push({ exists: { field: 'specs.min' } }, ...rangeClauses(s.range));
+    const plain: Dsl = { bool: { must_not: { exists: { field: 'specs.unit' } } } };
+    if (s.unit === null) conds.push(plain);
+    else if (s.unit !== undefined) conds.push({ bool: { should: [{ term: { 'specs.unit': s.unit } }, plain], minimum_should_match: 1 } });
   }
   return { nested: { path: 'specs', query: { bool: { filter: conds } }, score_mode: 'none' } };
 }

@@ -104,6 +104,10 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
       set(arms.join(' UNION ALL '), own);
     } else {
       const conds = [named, 's.min IS NOT NULL', ...rangeConds(s.range, own)];
+      if (s.unit !== undefined) {
+        conds.push('(s.unit IS ? OR s.unit IS NULL)');
+        own.push(s.unit);
+      }
       set(`SELECT s.prow FROM ${t.specs} s WHERE ${conds.join(' AND ')}`, own);
     }
   }
