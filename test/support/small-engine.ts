@@ -1,7 +1,9 @@
 /** Test catalogues into engines: any catalogue's files (ingestCatalog), the committed small fixture (SQLite, lexical-only). */
+import fs from 'node:fs';
 import path from 'node:path';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
+import { createCatalogProvider, type CatalogView } from '../../src/catalog/view.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine, type SqliteEngineOptions } from '../../src/engines/sqlite/engine.ts';
 import { SMALL, tempDir } from './fixtures.ts';
@@ -43,4 +45,18 @@ export async function smallSqliteEngine(options: Omit<SqliteEngineOptions, 'file
   await engine.init();
   await ingestSmallFixture(engine);
   return engine;
+}
+
+/**
+ * A SQLite engine over the given dump records (and category tree), lexical-only, with the live
+ * catalogue's view (category matcher, spec names) as agentic search gets it.
+ */
+export async function sqliteCatalog(parts: readonly object[], categories?: readonly object[]): Promise<{ engine: SearchEngine; view: CatalogView }> {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, 'parts.jsonl'), parts.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  if (categories) fs.writeFileSync(path.join(dir, 'categories.json'), JSON.stringify(categories));
+  const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+  await engine.init();
+  await ingestCatalog(engine, { parts: path.join(dir, 'parts.jsonl'), ...(categories ? { categories: path.join(dir, 'categories.json') } : {}) });
+  return { engine, view: (await createCatalogProvider(engine).get())! };
 }

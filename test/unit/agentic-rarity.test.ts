@@ -3,16 +3,12 @@
  * parts meeting as many of the query's constraints, the one meeting the constraint fewer candidates meet
  * ranks first, whichever order the query names them in. Real SQLite, lexical-only.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestCatalog } from '../support/small-engine.ts';
-import { createCatalogProvider, type CatalogView } from '../../src/catalog/view.ts';
+import { sqliteCatalog } from '../support/small-engine.ts';
+import type { CatalogView } from '../../src/catalog/view.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
 import { constraintWeights, weightMet } from '../../src/search/ranking-keys.ts';
-import { tempDir } from '../support/fixtures.ts';
 
 const crystal = (mpn: string, mhz: number, pf: number) => ({
   mpn,
@@ -49,7 +45,6 @@ describe('agentic search: parts meeting some of the constraints', () => {
   let engine: SearchEngine;
   let view: CatalogView;
   beforeAll(async () => {
-    const dir = tempDir();
     // Many crystals share a 20 pF load; few run at 16 MHz.
     // The 20 pF ones first: ids break the remaining ties.
     const parts = [
@@ -59,11 +54,7 @@ describe('agentic search: parts meeting some of the constraints', () => {
       crystal('X16-12', 16, 12),
       crystal('X16-20', 16, 20),
     ];
-    fs.writeFileSync(path.join(dir, 'parts.jsonl'), parts.map((p) => JSON.stringify(p)).join('\n') + '\n');
-    engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
-    await engine.init();
-    await ingestCatalog(engine, { parts: path.join(dir, 'parts.jsonl') });
-    view = (await createCatalogProvider(engine).get())!;
+    ({ engine, view } = await sqliteCatalog(parts));
   });
   afterAll(async () => engine?.close());
 

@@ -3,15 +3,11 @@
  * name the query's words happen to say must not push parts of the query's family that meet every
  * constraint below its own parts that do not. Real SQLite, lexical-only.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestCatalog } from '../support/small-engine.ts';
-import { createCatalogProvider, type CatalogView } from '../../src/catalog/view.ts';
+import { sqliteCatalog } from '../support/small-engine.ts';
+import type { CatalogView } from '../../src/catalog/view.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
-import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
-import { tempDir } from '../support/fixtures.ts';
 
 const bjt = (mpn: string, polarity: 'NPN' | 'PNP', pkg: string, leaf: string) => ({
   mpn,
@@ -27,7 +23,6 @@ describe('agentic search: the named-category tier', () => {
   let engine: SearchEngine;
   let view: CatalogView;
   beforeAll(async () => {
-    const dir = tempDir();
     const parts = [
       // A small leaf named by "pnp transistor": NPN parts and one PNP in another package.
       bjt('NP1', 'NPN', 'SOT-23', 'Transistors (NPN/PNP)'),
@@ -41,17 +36,9 @@ describe('agentic search: the named-category tier', () => {
       bjt('SS1', 'NPN', 'SOT-23', 'PNP Small Signal Transistors'),
       bjt('SS2', 'NPN', 'SOT-23', 'PNP Small Signal Transistors'),
     ];
-    fs.writeFileSync(path.join(dir, 'parts.jsonl'), parts.map((p) => JSON.stringify(p)).join('\n') + '\n');
-    fs.writeFileSync(
-      path.join(dir, 'categories.json'),
-      JSON.stringify([
-        { name: 'Transistors', children: [{ name: 'Transistors (NPN/PNP)' }, { name: 'Bipolar Transistors - BJT' }, { name: 'PNP Small Signal Transistors' }] },
-      ]),
-    );
-    engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
-    await engine.init();
-    await ingestCatalog(engine, { parts: path.join(dir, 'parts.jsonl'), categories: path.join(dir, 'categories.json') });
-    view = (await createCatalogProvider(engine).get())!;
+    ({ engine, view } = await sqliteCatalog(parts, [
+      { name: 'Transistors', children: [{ name: 'Transistors (NPN/PNP)' }, { name: 'Bipolar Transistors - BJT' }, { name: 'PNP Small Signal Transistors' }] },
+    ]));
   });
   afterAll(async () => engine?.close());
 
