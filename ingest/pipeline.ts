@@ -11,7 +11,7 @@
  */
 import { CategoryTree } from '../src/catalog/categories.ts';
 import { dumpPartSchema } from '../src/catalog/dump-schema.ts';
-import { IdSet } from '../src/catalog/id-set.ts';
+import { IdMap, IdSet } from '../src/catalog/id-set.ts';
 import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/catalog/meta.ts';
 import { embeddingText, PartNormaliser } from '../src/catalog/normalise.ts';
@@ -99,7 +99,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   const loader: EngineLoader = await o.engine.beginLoad({ embeddingDims: o.embedder?.dims ?? null });
   // Compact id sets keep memory near-flat in the dump size (about 16 bytes a part each).
   const written = new IdSet();
-  const seen = new IdSet();
+  /** Part id -> where it was first read: file index * 2^32 + line. */
+  const seen = new IdMap();
   let read = 0;
   let embedMs = 0;
   let bytes = 0;
@@ -163,7 +164,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   }
 
   try {
-    for (const file of o.parts) {
+    for (const [fileIndex, file] of o.parts.entries()) {
       let source;
       try {
         source = await openLines(file);
@@ -190,16 +191,17 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           continue;
         }
         const record = normaliser.normalise(raw as DumpPart);
-        if (seen.has(record.id)) {
+        const first = seen.get(record.id);
+        if (first !== undefined) {
+          const at = `${o.parts[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
           report.add({
             kind: 'duplicate',
             file,
             line: n,
-            reason: `same manufacturer and MPN as an earlier record (${record.manufacturer.name} ${record.mpn}); this later record replaces it`,
+            reason: `same manufacturer and MPN as the record first read at ${at} (${record.manufacturer.name} ${record.mpn}); this later record replaces the earlier one`,
             record: raw,
           });
-        }
-        seen.add(record.id);
+        } else seen.set(record.id, fileIndex * 2 ** 32 + n);
         noteSpecs(record);
         batch.push(record);
         if (batch.length >= batchSize) {

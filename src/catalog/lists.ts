@@ -8,8 +8,8 @@
 import type { SearchEngine } from '../engines/port.ts';
 import { ManufacturerRegistry } from './manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
-import { normaliseMpn, slugify } from './mpn.ts';
-import { partId } from './normalise.ts';
+import { slugify } from './mpn.ts';
+import { legacyIds, partId } from './normalise.ts';
 import { opaqueId } from './ids.ts';
 
 export interface ListMember {
@@ -35,10 +35,10 @@ export function listIdFor(l: Pick<ListDefinition, 'kind' | 'slug' | 'name' | 'ac
   return l.kind === 'curated' ? opaqueId('lst_', `curated:${l.slug ?? slugify(l.name)}`) : opaqueId('lst_', `user:${l.account ?? ''}:${slugify(l.name)}`);
 }
 
-/** The part id a member refers to (without creating manufacturers). */
-export function memberPartId(registry: ManufacturerRegistry, m: ListMember): number {
+/** The part id a member refers to (without creating manufacturers); `legacy`: in an index version of legacy ids (partId). */
+export function memberPartId(registry: ManufacturerRegistry, m: ListMember, legacy = false): number {
   const slug = registry.lookup(m.manufacturer)?.slug ?? slugify(m.manufacturer);
-  return partId(slug, normaliseMpn(m.mpn));
+  return partId(slug, m.mpn, legacy);
 }
 
 /** "MANUFACTURER/MPN" (the MPN may itself contain "/": the first "/" splits). */
@@ -55,8 +55,8 @@ async function liveMeta(engine: SearchEngine): Promise<CatalogMeta> {
 }
 
 /** Resolves members against the live parts: matched ids and the members that match no part. */
-async function resolveMembers(engine: SearchEngine, registry: ManufacturerRegistry, members: readonly ListMember[]) {
-  const ids = members.map((m) => memberPartId(registry, m));
+async function resolveMembers(engine: SearchEngine, registry: ManufacturerRegistry, members: readonly ListMember[], legacy: boolean) {
+  const ids = members.map((m) => memberPartId(registry, m, legacy));
   const present = new Set((await engine.getParts([...new Set(ids)])).map((p) => p.id));
   const matched: number[] = [];
   const unmatched: ListMember[] = [];
@@ -81,7 +81,7 @@ export async function importLists(engine: SearchEngine, defs: readonly ListDefin
   const changed: ApprovedListData[] = [];
   for (const d of defs) {
     if (d.kind === 'user' && !d.account) throw new ListError(`user list "${d.name}" needs an account`);
-    const { matched, unmatched } = await resolveMembers(engine, registry, d.members);
+    const { matched, unmatched } = await resolveMembers(engine, registry, d.members, legacyIds(meta.features));
     changed.push({
       list_id: listIdFor(d),
       name: d.name,
@@ -127,10 +127,11 @@ export async function editMembers(engine: SearchEngine, listId: string, op: 'add
   if (!list) throw new ListError(`no list "${listId}"`);
   const member = parseMemberRef(ref);
   const registry = ManufacturerRegistry.from(meta.manufacturers);
-  const id = memberPartId(registry, member);
+  const legacy = legacyIds(meta.features);
+  const id = memberPartId(registry, member, legacy);
   let ids = list.member_ids;
   if (op === 'add') {
-    const { matched } = await resolveMembers(engine, registry, [member]);
+    const { matched } = await resolveMembers(engine, registry, [member], legacy);
     if (matched.length === 0) throw new ListError(`${ref} matches no part in the catalogue`);
     ids = [...new Set([...ids, id])];
   } else {

@@ -38,15 +38,16 @@ export interface CatalogMeta {
   /**
    * What the index version holds beyond what every version does, so that a request needing it on an
    * older version is refused instead of answered wrongly: 'price_bands', the unit price by order
-   * quantity (catalog/prices.ts; PartFilters price.min_quantity). Absent in snapshots from before.
+   * quantity (catalog/prices.ts; PartFilters price.min_quantity); 'mpn_identity', part ids of the MPN as
+   * written (catalog/normalise.ts partId; before it, of the search key). Absent in snapshots from before.
    */
   features?: IndexFeature[];
 }
 
-export type IndexFeature = 'price_bands';
+export type IndexFeature = 'price_bands' | 'mpn_identity';
 
 /** The features an ingest of this code writes into every new index version. */
-export const INDEX_FEATURES: readonly IndexFeature[] = ['price_bands'];
+export const INDEX_FEATURES: readonly IndexFeature[] = ['price_bands', 'mpn_identity'];
 
 export interface SpecNameInfo {
   name: string;

@@ -1,19 +1,32 @@
 /**
  * MPN normalisation and URL slugs.
  *
+ * - mpnIdentity: what tells two parts of a manufacturer apart (mpnIdentity's comment).
  * - normaliseMpn: the lookup key: upper case, every character that is not a letter or digit removed
- *   ("LM358-DR", "lm358 dr", "LM358/DR" -> "LM358DR"). Exact, prefix and infix MPN search compare keys.
+ *   ("LM358-DR", "lm358 dr", "LM358/DR" -> "LM358DR"). Exact, prefix and infix MPN search compare keys;
+ *   several parts of a manufacturer may share one ("SMF6.0CA", "SMF60CA").
  * - mpnSlug: the URL segment of a part: the MPN as stored with whitespace runs turned into "-", letters
  *   and digits outside ASCII written as "~" and the hex of each UTF-8 byte ("16Ω" -> "16~CE~A9"), and
  *   every other character outside [A-Za-z0-9._-] turned into "_" ("MCP6002T-I/SN" -> "MCP6002T-I_SN").
  *   Case is kept; lookups also accept any case and redirect to this canonical form. Two parts of one
- *   manufacturer have different keys, so they differ in a letter or digit, which the slug keeps (an
- *   escape starts with "~", which nothing else writes): their slugs differ too ("2.54-2*5P简牛" and
- *   "2.54-2*5P弯针" both read "2.54-2_5P__" before the escapes).
+ *   manufacturer differ in their identity, so in a letter, digit, "." or "-" (which the slug keeps; an
+ *   escape starts with "~", which nothing else writes: "2.54-2*5P简牛" and "2.54-2*5P弯针" both read
+ *   "2.54-2_5P__" before the escapes) or in other punctuation, which the slug writes "_" alike: such
+ *   parts ("AB/C", "AB*C"; none in the real catalogues) share a slug, which names the lower id.
  * - slugify: lower-case kebab slugs for manufacturers and categories ("Würth Elektronik" -> "wurth-elektronik").
  */
 
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
+
+/**
+ * The MPN as a part's identity reads it (FORMAT.md: the pair of manufacturer and MPN as written):
+ * compatibility forms folded (NFKC), upper case, whitespace runs written "-" as slugs write them ("G5V-1
+ * DC5" is G5V-1-DC5), nothing else changed. Punctuation counts: SMF6.0CA (6 V) and SMF60CA (60 V) are two
+ * parts, though they share the search key SMF60CA.
+ */
+export function mpnIdentity(mpn: string): string {
+  return mpn.normalize('NFKC').trim().replace(/\s+/g, '-').toUpperCase();
+}
 
 export function normaliseMpn(mpn: string): string {
   return mpn.normalize('NFKC').replace(NON_ALNUM, '').toUpperCase();

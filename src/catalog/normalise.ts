@@ -6,20 +6,26 @@
 import { stableId53 } from './ids.ts';
 import type { CategoryTree } from './categories.ts';
 import type { ManufacturerRegistry } from './manufacturers.ts';
-import { mpnSlug, normaliseMpn } from './mpn.ts';
+import { mpnIdentity, mpnSlug, normaliseMpn } from './mpn.ts';
 import { DUMP_PART_FIELDS, type DumpPart, type DumpSpec, type PartRecord, type PartSpec } from './part.ts';
 import { normaliseStatus } from './status.ts';
 import { normaliseUnit, parseSpecValue } from './units.ts';
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(DUMP_PART_FIELDS);
 
-/** Identity of a part: (manufacturer after alias resolution, normalised MPN). */
-export function partIdentity(manufacturerSlug: string, mpnNorm: string): string {
-  return `${manufacturerSlug}|${mpnNorm}`;
+/**
+ * A part's id: of its identity, the manufacturer (after alias resolution) and the MPN as written
+ * (mpnIdentity). `legacy`: of the manufacturer and the search key, as ingests before the 'mpn_identity'
+ * index feature did (several parts sharing a key were one part then, the later record replacing the
+ * earlier): for lookups in index versions without that feature.
+ */
+export function partId(manufacturerSlug: string, mpn: string, legacy = false): number {
+  return stableId53(legacy ? `part:${manufacturerSlug}|${normaliseMpn(mpn)}` : `part:${manufacturerSlug}|=${mpnIdentity(mpn)}`);
 }
 
-export function partId(manufacturerSlug: string, mpnNorm: string): number {
-  return stableId53(`part:${partIdentity(manufacturerSlug, mpnNorm)}`);
+/** Whether ids of an index version with these features are the legacy ones (partId). */
+export function legacyIds(features: readonly string[] | undefined): boolean {
+  return !(features ?? []).includes('mpn_identity');
 }
 
 export function normaliseSpec(s: DumpSpec): PartSpec {
@@ -58,7 +64,7 @@ export class PartNormaliser {
       for (const [, price] of o.price_breaks ?? []) if (price > 0 && (minPrice === null || price < minPrice)) minPrice = price;
     }
     const aliases = [...new Set((d.aliases ?? []).map((a) => a.trim()).filter((a) => a && a !== mpn))];
-    const id = partId(mfr.slug, mpnNorm);
+    const id = partId(mfr.slug, mpn);
     return {
       id,
       mpn,

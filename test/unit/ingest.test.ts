@@ -73,6 +73,23 @@ describe('ingest pipeline (SQLite)', () => {
     expect(nrnd).toMatchObject({ status: 'nrnd', attributes: { weird_field: 'kept' } });
   });
 
+  it('tells parts apart by the MPN as written: punctuation counts, case and whitespace do not', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    // SMF6.0CA (6 V) and SMF60CA (60 V) share the search key SMF60CA; the last three are one relay
+    fs.writeFileSync(file, [good('SMF6.0CA'), good('SMF60CA'), good('G5V-1 DC5'), good('g5v-1-dc5'), good('G5V-1  DC5 ')].join('\n') + '\n');
+    const report = path.join(dir, 'report.jsonl');
+    const s = await runIngest({ engine, embedder: null, parts: [file], reportFile: report });
+    expect(s).toMatchObject({ read: 5, indexed: 3, duplicates: 2 });
+    const hits = await engine.mpnLookup({ key: 'SMF60CA', mode: 'exact', limit: 10 });
+    expect((await engine.getParts(hits.map((h) => h.id))).map((p) => p.mpn).sort()).toEqual(['SMF6.0CA', 'SMF60CA']);
+    // each duplicate names the line of the record it repeats
+    expect(readReport(report).map((e) => [e.kind, e.line, String(e.reason).includes(`${file}:3`)])).toEqual([
+      ['duplicate', 4, true],
+      ['duplicate', 5, true],
+    ]);
+  });
+
   it('reads gzip dumps whatever their name, and is idempotent across re-runs', async () => {
     const { dir, engine } = open();
     const file = path.join(dir, 'dump.data');

@@ -25,7 +25,13 @@ const PARTS: [string, Record<string, string>][] = [
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
   const lines = PARTS.map(([mpn, specs]) =>
-    JSON.stringify({ mpn, manufacturer: 'Acme', description: `part ${mpn}`, status: 'active', specs: Object.entries(specs).map(([name, value]) => ({ name, value })) }),
+    JSON.stringify({
+      mpn,
+      manufacturer: 'Acme',
+      description: `part ${mpn}`,
+      status: 'active',
+      specs: Object.entries(specs).map(([name, value]) => ({ name, value })),
+    }),
   );
   fs.writeFileSync(file, lines.join('\n') + '\n');
   return { parts: file };

@@ -45,7 +45,8 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
                   index_features: {
                     type: 'array',
                     items: { type: 'string' },
-                    description: 'What the live index holds beyond the base: "price_bands" (PartFilters price.min_quantity). Older indexes: empty, re-ingest.',
+                    description:
+                      'What the live index holds beyond the base: "price_bands" (PartFilters price.min_quantity), "mpn_identity" (parts told apart by the MPN as written, not by its search key). Older indexes lack them: re-ingest.',
                   },
                 },
               },

@@ -4,8 +4,8 @@
  * canonical URL (free), as does the MPN as written ("MCP6002T-I/SN", URL-encoded) for its slug;
  * anything else 404 not_found.
  */
-import { legacySlug, mpnSlug, normaliseMpn } from '../../catalog/mpn.ts';
-import { partId } from '../../catalog/normalise.ts';
+import { legacySlug, mpnSlug } from '../../catalog/mpn.ts';
+import { legacyIds, partId } from '../../catalog/normalise.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
@@ -62,9 +62,10 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
       if (old) found = { part: old, exact: false };
     }
     if (mfr && !found && mpnSlug(mpn) !== mpn) {
-      // By its key, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
+      // By its identity, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
       // slug escapes Ω's bytes, not ω's).
-      const [part] = await s.engine.getParts([partId(mfr, normaliseMpn(mpn))]);
+      const legacy = legacyIds((await s.catalog.get())?.meta.features);
+      const [part] = await s.engine.getParts([partId(mfr, mpn, legacy)]);
       if (part) found = { part, exact: false };
       asWritten = true;
     }
