@@ -212,7 +212,7 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
   let constraints: QueryConstraints | null = null;
   if (q.endpoint === 'mpn') {
     const cands = await searchMpn(ctx.engine, q.query, { limit: RESULT_LIMIT, stems: true });
-    slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id)), RESULT_LIMIT).map((p) => p.slug);
+    slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id)), RESULT_LIMIT, q.query).map((p) => p.slug);
   } else {
     const status = statusOf(q);
     const r = await agenticSearch(ctx.engine, ctx.embedder, ctx.vectors, {

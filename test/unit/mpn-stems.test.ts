@@ -9,9 +9,23 @@ import { describe, expect, it } from 'vitest';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 import { tempDir } from '../support/fixtures.ts';
 
-const MPNS = ['LM358D', 'LM358DR', 'LM358DR2G', 'STM32F103C8T6', 'XYZ1234', 'XYZ1234R5', 'OPA2333', '2N7002', '2N7002T', 'IRLML6344', 'IRLML6344T'];
+const MPNS = [
+  'LM358D',
+  'LM358DR',
+  'LM358DR2G',
+  'STM32F103C8T6',
+  'XYZ1234',
+  'XYZ1234R5',
+  'OPA2333',
+  '2N7002',
+  '2N7002T',
+  'IRLML6344',
+  'IRLML6344T',
+  'SMF6.0CA',
+  'SMF60CA',
+];
 /** Stock per MPN (more stock ranks first within a tier): 2N7002 is the better stocked. */
-const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10 };
+const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10, SMF60CA: 1000 };
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
   const offers = (mpn: string) => [{ distributor: 'D', currency: 'USD', stock: STOCK[mpn] ?? 1, price_breaks: [[1, 0.1]] }];
@@ -66,6 +80,11 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
   it('leaves a prefix query to the MPNs that start with it', async () => {
     // "XYZ1234R" is no MPN but starts XYZ1234R5; its stem XYZ1234 is an MPN that does not start with it
     expect(await mpns('XYZ1234R')).toEqual(['XYZ1234R5']);
+  });
+
+  it('lists the MPN as the query writes it first among parts sharing its search key, whatever their stock', async () => {
+    expect(await mpns('SMF6.0CA')).toEqual(['SMF6.0CA', 'SMF60CA']);
+    expect(await mpns('smf60ca')).toEqual(['SMF60CA', 'SMF6.0CA']);
   });
 
   it('adds nothing when the query ends in no packaging suffix', async () => {

@@ -2,6 +2,7 @@
  * GET /v1/parts/search?mpn=: MPN search (exact, variants, prefix, infix, fuzzy; case- and
  * punctuation-insensitive), at most 10 fully enriched candidates. Free, `parts:read`.
  */
+import { mpnIdentity } from '../../catalog/mpn.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { searchMpn, type MpnTier } from '../../search/mpn.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
@@ -21,8 +22,11 @@ export const partSearchResponseSchema = {
  * Within a tier: active before obsolete, then more stock first; the tier order itself is kept, and the
  * packaging stems of a query come after the engine's variants, longer stems first. At most `limit`.
  */
-export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: number }[], parts: PartRecord[], limit = 10): PartRecord[] {
+export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: number }[], parts: PartRecord[], limit = 10, query?: string): PartRecord[] {
   const byId = new Map(parts.map((p) => [p.id, p]));
+  // Among exact hits (one search key), the MPN as the query writes it first: "SMF6.0CA" before SMF60CA.
+  const written = query === undefined ? null : mpnIdentity(query);
+  const asWritten = (c: { tier: MpnTier }, p: PartRecord) => (c.tier === 'exact' && written !== null && mpnIdentity(p.mpn) === written ? 1 : 0);
   return cands
     .map((c, i) => ({ c, i, p: byId.get(c.id) }))
     .filter((x): x is { c: (typeof cands)[number]; i: number; p: PartRecord } => x.p !== undefined)
@@ -30,6 +34,7 @@ export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: numbe
       (a, b) =>
         TIER_ORDER[a.c.tier] - TIER_ORDER[b.c.tier] ||
         (a.c.stem ?? -1) - (b.c.stem ?? -1) ||
+        asWritten(b.c, b.p) - asWritten(a.c, a.p) ||
         (a.c.tier === 'exact' || a.c.tier === 'variant' ? (STATUS_ORDER[a.p.status] ?? 9) - (STATUS_ORDER[b.p.status] ?? 9) || b.p.stock - a.p.stock : 0) ||
         a.i - b.i,
     )
@@ -40,7 +45,7 @@ export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: numbe
 /** MPN search (REST GET /v1/parts/search and GraphQL supSearchMpn): at most 10 parts, best first. */
 export async function mpnSearch(s: AppServices, mpn: string): Promise<PartRecord[]> {
   const cands = await searchMpn(s.engine, mpn, { limit: 10, stems: true });
-  return orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)));
+  return orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)), 10, mpn);
 }
 
 /** The `mpn` of an MPN search (also GraphQL supSearchMpn's). */
