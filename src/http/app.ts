@@ -6,6 +6,7 @@ import { createGuard } from './middleware/guard.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
 import { buildOpenApi } from './openapi.ts';
+import type { Middleware } from 'koa';
 import { mountRoutes, routePath, type RouteSpec } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
 import { categoryRoutes } from './routes/categories.ts';
@@ -59,8 +60,40 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   app.use(errorHandler(s.log, (path) => graphqlPaths.has(routePath(path))));
   app.use(guard.unrouted);
   app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
+  app.use(otherMethods(routes));
   app.use(router.routes());
   // 405 / 501 with their Allow header; the error handler renders them in the envelope.
   app.use(router.allowedMethods());
   return Object.assign(app, { router });
+}
+
+/**
+ * A path declared without parameters answers only its own methods: `GET /v1/parts/search/facets` is a 405
+ * (Allow: POST), not the part detail route's `/v1/parts/{manufacturer}/{mpn}` for a maker "search", and
+ * OPTIONS lists the path's own methods. Other paths are left to the router.
+ */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function otherMethods(routes: readonly RouteSpec[]): Middleware {
+  const methods = new Map<string, Set<string>>();
+  for (const r of routes) {
+    if (/[:*]/.test(r.path)) continue;
+    const p = routePath(r.path);
+    const m = methods.get(p) ?? new Set<string>();
+    if (r.method === 'GET') m.add('HEAD'); // listed as the router lists it
+    m.add(r.method);
+    methods.set(p, m);
+  }
+  return (ctx, next) => {
+    const own = methods.get(routePath(ctx.path));
+    // Methods the router does not know (PROPFIND) stay its 501.
+    if (!own || own.has(ctx.method) || !KNOWN_METHODS.has(ctx.method)) return next();
+    ctx.set('Allow', [...own].join(', '));
+    // OPTIONS: the Allow header is the answer; anything else is a 405, rendered by the error handler.
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 200;
+      ctx.body = '';
+    } else ctx.status = 405;
+    return Promise.resolve();
+  };
 }

@@ -136,9 +136,30 @@ describe('capabilities and payment', () => {
     // The MPN as written, not as its slug (spaces, "/" URL-encoded): redirected to the slug's URL.
     const asWritten = await api.get('/v1/parts/texas-instruments/LM358DR%20', secret);
     expect([asWritten.status, asWritten.headers.get('location')]).toEqual([308, '/v1/parts/texas-instruments/LM358DR']);
+    // HEAD shows no record
+    const head = await fetch(`${api.url}/v1/parts/texas-instruments/LM358DR`, { method: 'HEAD', headers: { Authorization: `Bearer ${secret}` } });
+    expect(head.status).toBe(200);
     const usage = await body(await api.get('/v1/usage', secret));
     expect(usage.usage.part_records.units).toBe(0);
     expect(usage.balance_usd).toBe(1);
+  });
+
+  it('answers GET on a path declared for POST only with 405, not as a part, category or maker lookup', async () => {
+    const { secret } = await api.key({ subscription: false });
+    for (const p of ['/v1/parts/search/facets', '/v1/parts/match/batch', '/v1/categories/match', '/v1/manufacturers/match']) {
+      const res = await api.get(p, secret);
+      expect([p, res.status, res.headers.get('allow'), (await body(res)).error.type]).toEqual([p, 405, 'POST', 'method_not_allowed']);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    }
+  });
+
+  it('throttles OPTIONS on /v1 paths like any request, with the rate-limit headers', async () => {
+    const { secret } = await api.key();
+    const res = await fetch(`${api.url}/v1/categories`, { method: 'OPTIONS', headers: { Authorization: `Bearer ${secret}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('allow')).toBe('HEAD, GET');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
   it('never overdraws under parallel paid requests', async () => {

@@ -7,7 +7,8 @@
  *   3. capability: a key without the route's capability -> 403 insufficient_scope;
  *   4. monthly anti-abuse cap -> 429 rate_limit_exceeded "Monthly API request limit reached.";
  *   5. paid routes: no subscription -> 403 subscription_required; no credit -> 402 insufficient_credit.
- * Metering itself happens after the work succeeded (ctx.state.charge), so failures are never charged.
+ * Metering itself happens after the work succeeded (ctx.state.charge), so failures are never charged;
+ * a HEAD request, which shows nothing, is never charged either.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
@@ -102,7 +103,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       throw e;
     }
     // Unmatched (404), another method (405, 501), or the router's own answer to OPTIONS.
-    if (ctx.body === undefined && (ctx.status >= 400 || ctx.method === 'OPTIONS')) await admitIfUnguarded();
+    if (ctx.method === 'OPTIONS' || (ctx.body === undefined && ctx.status >= 400)) await admitIfUnguarded();
   };
   const forRoute = (route: RouteSpec) => {
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
@@ -134,7 +135,9 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
         if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
       }
       ctx.state.auth = auth satisfies AuthState;
-      ctx.state.charge = (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
+      // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
+      ctx.state.charge =
+        ctx.method === 'HEAD' ? async () => undefined : (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
       return next();
     };
   };
