@@ -174,10 +174,14 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       const bytesBefore = bytes;
       totalBytes += source.size;
       let batch: PartRecord[] = [];
-      for await (const { n, text } of source.lines) {
-        if (text.trim() === '') continue;
+      for await (const { n, text, unreadable } of source.lines) {
+        if (!unreadable && text.trim() === '') continue;
         read++;
         bytes = bytesBefore + source.bytesRead();
+        if (unreadable) {
+          report.add({ kind: 'rejected', file, line: n, reason: unreadable, record: text.slice(0, 10_000) });
+          continue;
+        }
         let raw: unknown;
         try {
           raw = JSON.parse(text);

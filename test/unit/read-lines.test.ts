@@ -1,0 +1,59 @@
+/**
+ * The dump line reader (ingest/read-lines.ts): lines split on the newline byte, each checked as UTF-8 on
+ * its own, a byte order mark and CR line ends dropped, over-long lines rejected in constant memory.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { openLines, type Line } from '../../ingest/read-lines.ts';
+import { tempDir } from '../support/fixtures.ts';
+
+async function read(content: Buffer, opts: { gzip?: boolean; maxLineBytes?: number } = {}): Promise<Line[]> {
+  const file = path.join(tempDir(), 'dump.jsonl');
+  fs.writeFileSync(file, opts.gzip ? gzipSync(content) : content);
+  const out: Line[] = [];
+  for await (const l of (await openLines(file, opts.maxLineBytes)).lines) out.push(l);
+  return out;
+}
+
+describe('openLines', () => {
+  it('rejects a line that is not UTF-8, saying where, and reads the others', async () => {
+    const latin1 = Buffer.from('{"mpn":"R\xe9S-1"}', 'latin1');
+    const lines = await read(Buffer.concat([Buffer.from('{"mpn":"Ω1"}\n'), latin1, Buffer.from('\n{"mpn":"B"}')]));
+    expect(lines.map((l) => [l.n, l.text.startsWith('{'), l.unreadable ?? null])).toEqual([
+      [1, true, null],
+      [2, true, 'not UTF-8: byte 10 of the line'],
+      [3, true, null],
+    ]);
+    expect(lines[0]!.text).toBe('{"mpn":"Ω1"}');
+  });
+
+  it('drops a byte order mark and CR line ends, and reads the last line without a newline, plain or gzip', async () => {
+    for (const gzip of [false, true]) {
+      const lines = await read(Buffer.from('\ufeff{"a":1}\r\n{"b":"µ"}\r\n{"c":3}'), { gzip });
+      expect(lines.map((l) => l.text)).toEqual(['{"a":1}', '{"b":"µ"}', '{"c":3}']);
+    }
+  });
+
+  it("reads a character split across the reader's 1 MiB chunks", async () => {
+    const pad = 'x'.repeat((1 << 20) - 2); // Ω's two bytes straddle the first chunk's end
+    const lines = await read(Buffer.from(`"${pad}Ωµ"\n"end"\n`));
+    expect(lines.map((l) => [l.text.length, l.unreadable ?? null])).toEqual([
+      [pad.length + 4, null],
+      [5, null],
+    ]);
+    expect(lines[0]!.text.endsWith('Ωµ"')).toBe(true);
+  });
+
+  it('rejects a line longer than the limit without keeping it, and goes on with the next', async () => {
+    const long = 'y'.repeat(3 << 20);
+    const lines = await read(Buffer.from(`{"a":1}\n${long}\n{"b":2}\n${long}`), { maxLineBytes: 1 << 20 });
+    expect(lines.map((l) => [l.n, l.unreadable ?? null, l.text.length])).toEqual([
+      [1, null, 7],
+      [2, `line longer than ${1 << 20} bytes (${3 << 20} bytes)`, 10_000],
+      [3, null, 7],
+      [4, `line longer than ${1 << 20} bytes (${3 << 20} bytes)`, 10_000],
+    ]);
+  });
+});
