@@ -35,6 +35,12 @@ export interface IngestOptions {
   reportFile: string;
   batchSize?: number;
   progress?: Progress;
+  /** Aborting stops the ingest between records: the new version is dropped, the live one stays (IngestInterrupted). */
+  signal?: AbortSignal;
+}
+
+export class IngestInterrupted extends Error {
+  override name = 'IngestInterrupted';
 }
 
 export interface IngestSummary {
@@ -175,6 +181,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       totalBytes += source.size;
       let batch: PartRecord[] = [];
       for await (const { n, text, unreadable } of source.lines) {
+        if (o.signal?.aborted) throw new IngestInterrupted(`interrupted at ${file}:${n}: the new version was dropped; the live version is unchanged`);
         if (!unreadable && text.trim() === '') continue;
         read++;
         bytes = bytesBefore + source.bytesRead();
@@ -268,6 +275,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
         ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length })),
       ],
     };
+    if (o.signal?.aborted) throw new IngestInterrupted('interrupted before the swap: the new version was dropped; the live version is unchanged');
     const { version, count } = await loader.finish(meta, written.size);
     const finishSeconds = (performance.now() - started) / 1000 - streamSeconds;
     await report.close();

@@ -47,8 +47,16 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
    * and decoded on its own: a bad byte rejects its line only. Splitting by hand is several times cheaper
    * than readline on large dumps; a chunk whose lines are all valid UTF-8 (the usual case) is checked once.
    */
+  /** The file's bytes; a read or gunzip error names the file and the last line read ("unexpected end of file"). */
+  async function* chunks(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of input as AsyncIterable<Buffer>) yield chunk;
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message} after line ${n}`, { cause: e });
+    }
+  }
+  let n = 0;
   async function* lines(): AsyncGenerator<Line> {
-    let n = 0;
     let rest: Buffer = Buffer.alloc(0);
     /** Bytes of an over-long line skipped so far (its first SHOWN_BYTES kept in `shown`), or -1. */
     let skipping = -1;
@@ -62,7 +70,7 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
       return { n, text, unreadable: `not UTF-8: byte ${badByteOffset(buf.subarray(start, end)) + 1} of the line` };
     };
     const tooLong = (): Line => ({ n: ++n, text: shown, unreadable: `line longer than ${maxLineBytes} bytes (${skipping} bytes)` });
-    for await (const chunk of input as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks()) {
       let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       if (first) {
         first = false;

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { closeServices, createServices } from '../composition.ts';
-import { runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
+import fs from 'node:fs';
+import { IngestInterrupted, runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { UsageError, type Command } from './args.ts';
 
@@ -27,6 +28,8 @@ partsearch ingest --rollback
 Builds a new index version from the dump (the dump is the whole catalogue), checks its count and
 makes it live atomically; the previous version is kept for --rollback. Records that fail validation,
 duplicates and engine refusals are written to the report (default: <data dir>/reports/ingest-<time>.jsonl).
+Ctrl-C stops the ingest, drops the new version and keeps the live one (exit status 130); a version that an
+ingest killed outright left behind is dropped by the next ingest, and two ingests never run at once.
 Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file cannot be read; 2 on usage errors.`,
   options: {
     parts: { type: 'string', multiple: true },
@@ -57,9 +60,15 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     const batchSize = v['batch-size'] ? Number(v['batch-size']) : undefined;
     if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive whole number');
     const s = await createServices(config, { embedder: !v['no-embeddings'], bulkEmbedding: true });
+    // Ctrl-C (or a TERM) stops between records and drops the new version; a second one ends the process.
+    const interrupt = new AbortController();
+    const onSignal = () => interrupt.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const reportFile = (v.report as string | undefined) ?? path.join(config.dataDir, 'reports', `ingest-${stamp}.jsonl`);
     try {
       if (!v['no-embeddings']) process.stderr.write(`ingest: ${s.embedderMessage}\n`);
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const summary = await runIngest({
         engine: s.engine,
         embedder: s.embedder,
@@ -67,14 +76,26 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
         manufacturersFile: v.manufacturers as string | undefined,
         categoriesFile: v.categories as string | undefined,
         listsFile: v.lists as string | undefined,
-        reportFile: (v.report as string | undefined) ?? path.join(config.dataDir, 'reports', `ingest-${stamp}.jsonl`),
+        reportFile,
         batchSize,
         progress: createProgress(),
+        signal: interrupt.signal,
       });
       printSummary(summary);
       if (v.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       return 0;
+    } catch (e) {
+      // What was rejected before the failure is in the report: say where.
+      if (fs.existsSync(reportFile) && fs.statSync(reportFile).size > 0)
+        process.stderr.write(`ingest: report of records not indexed as written: ${reportFile}\n`);
+      if (e instanceof IngestInterrupted) {
+        process.stderr.write(`ingest: ${e.message}\n`);
+        return 130;
+      }
+      throw e;
     } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       await closeServices(s);
     }
   },

@@ -17,7 +17,7 @@ export async function loadEmbedder(
     return {
       embedder: null,
       message:
-        'no embedding model configured (EMBEDDING_MODEL_DIR unset and models/all-MiniLM-L6-v2 absent): lexical-only search; run scripts/fetch-model.sh to enable semantic search',
+        'no embedding model configured (EMBEDDING_MODEL_DIR=none, or unset and models/all-MiniLM-L6-v2 absent): lexical-only search; run scripts/fetch-model.sh to enable semantic search',
     };
   }
   try {

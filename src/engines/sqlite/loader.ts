@@ -8,9 +8,29 @@ import type Database from 'better-sqlite3';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { EngineLoader, WriteFailure } from '../port.ts';
 import { createLoadCore, nextVersion, toLoadRow } from './load-core.ts';
+import { claimLoad } from './load-lock.ts';
 import { workerClient } from '../../util/worker-rpc.ts';
 
 export function createSqliteLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void, vectorIndexMin?: number): EngineLoader {
+  // One load at a time; versions that interrupted loads left are dropped first (load-lock.ts).
+  const claim = claimLoad(db, file);
+  for (const v of claim.swept) process.stderr.write(`[sqlite load] dropped index version ${v}, left by an interrupted ingest\n`);
+  let loader: EngineLoader;
+  try {
+    loader = createLoader(db, file, dims, onSwap, vectorIndexMin);
+  } catch (e) {
+    claim.release();
+    throw e;
+  }
+  const released = <T>(p: Promise<T>) => p.finally(() => claim.release());
+  return {
+    ...loader,
+    finish: (meta, expected) => released(loader.finish(meta, expected)),
+    abort: () => released(loader.abort()),
+  };
+}
+
+function createLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void, vectorIndexMin?: number): EngineLoader {
   const version = nextVersion(db);
   const metaJson = (meta: CatalogMeta) => JSON.stringify({ ...meta, version });
 

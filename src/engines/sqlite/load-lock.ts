@@ -1,0 +1,73 @@
+/**
+ * One load at a time per database file, and versions that interrupted loads left behind swept away.
+ *
+ * A load claims the file by writing its process id, host and start time to engine_meta ('loading') in
+ * one BEGIN IMMEDIATE transaction. A claim held by a live process on this host, this one included (or
+ * by any process on another host, which this one cannot check) refuses the new load: two loads at once took
+ * version numbers from the same sequence and the later swap dropped the earlier's live version. A claim
+ * whose process is gone (an ingest killed by a signal or a crash) is taken over. Under the claim, every
+ * version that is neither live nor previous is an interrupted load's and is dropped (its tables, its
+ * snapshot and its HNSW graph file): 'kill -9' during an ingest of the 29k dump left 12k rows and
+ * their FTS and spec tables in the file until then.
+ */
+import os from 'node:os';
+import type Database from 'better-sqlite3';
+import { dropVersionDdl, versionTables } from './schema.ts';
+import { removeVectorIndex, vectorIndexFile } from './vector-index.ts';
+
+interface Claim {
+  pid: number;
+  host: string;
+  started_at: string;
+}
+
+export class LoadBusyError extends Error {
+  override name = 'LoadBusyError';
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Claims `db` for a load and sweeps stray versions; `release` gives the claim up (finish or abort). */
+export function claimLoad(db: Database.Database, file: string): { swept: string[]; release(): void } {
+  const mine: Claim = { pid: process.pid, host: os.hostname(), started_at: new Date().toISOString() };
+  const get = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'");
+  db.transaction(() => {
+    const held = get.get();
+    if (held) {
+      const c = JSON.parse(held.value) as Claim;
+      // This very process too: a load of its own is still running (claims are released on finish and abort).
+      if (c.host !== mine.host || alive(c.pid)) {
+        throw new LoadBusyError(
+          `another ingest (process ${c.pid} on ${c.host}, since ${c.started_at}) is loading this database; the live version is unchanged` +
+            (c.host !== mine.host ? ' (if that process is gone, delete the engine_meta row "loading")' : ''),
+        );
+      }
+    }
+    db.prepare("INSERT OR REPLACE INTO engine_meta (key, value) VALUES ('loading', ?)").run(JSON.stringify(mine));
+  }).immediate();
+
+  const pointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
+  const keep = new Set([pointer.get('live')?.value, pointer.get('previous')?.value].filter((v): v is string => !!v));
+  const versions = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'parts_v[0-9]*'").pluck().all() as string[])
+    .map((n) => n.slice('parts_'.length))
+    .filter((v) => /^v\d+$/.test(v));
+  const swept = versions.filter((v) => !keep.has(v));
+  for (const v of swept) {
+    db.exec(dropVersionDdl(v));
+    db.prepare('DELETE FROM catalog_meta WHERE version = ?').run(v);
+    if (file !== ':memory:') removeVectorIndex(vectorIndexFile(file, versionTables(v).vec));
+  }
+  return {
+    swept,
+    release() {
+      db.prepare("DELETE FROM engine_meta WHERE key = 'loading' AND value = ?").run(JSON.stringify(mine));
+    },
+  };
+}
