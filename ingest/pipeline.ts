@@ -182,6 +182,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       let batch: PartRecord[] = [];
       for await (const { n, text, unreadable } of source.lines) {
         if (o.signal?.aborted) throw new IngestInterrupted(`interrupted at ${file}:${n}: the new version was dropped; the live version is unchanged`);
+        await report.drained();
         if (!unreadable && text.trim() === '') continue;
         read++;
         bytes = bytesBefore + source.bytesRead();

@@ -18,19 +18,50 @@ export interface ReportEntry {
   record?: unknown;
 }
 
+/**
+ * A report that cannot be written stops the ingest (its records would be lost unreported): the file is
+ * opened synchronously on the first entry (a directory, a read-only place: thrown there), and a later
+ * write error (a full disk) is thrown by the next `add` or by `close`.
+ */
 export class IngestReport {
   private stream: fs.WriteStream | null = null;
+  private error: Error | null = null;
   readonly counts: Record<ReportKind, number> = { rejected: 0, duplicate: 0, failed: 0, unmatched_list_member: 0 };
 
   constructor(readonly file: string) {}
 
+  private failure(e: unknown): Error {
+    return new Error(`cannot write the ingest report ${this.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+  }
+
   add(entry: ReportEntry): void {
+    if (this.error) throw this.error;
     if (!this.stream) {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      this.stream = fs.createWriteStream(this.file, { flags: 'w' });
+      try {
+        fs.mkdirSync(path.dirname(this.file), { recursive: true });
+        this.stream = fs.createWriteStream(this.file, { fd: fs.openSync(this.file, 'w') });
+      } catch (e) {
+        throw (this.error = this.failure(e));
+      }
+      this.stream.on('error', (e) => (this.error ??= this.failure(e)));
     }
     this.counts[entry.kind]++;
     this.stream.write(`${JSON.stringify(entry)}\n`);
+  }
+
+  /** Resolves once the report's buffered lines are below the stream's mark (at once when they are): the ingest waits for a slow disk. */
+  async drained(): Promise<void> {
+    const s = this.stream;
+    if (!s?.writableNeedDrain || this.error) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        s.off('drain', done);
+        s.off('error', done);
+        resolve();
+      };
+      s.once('drain', done);
+      s.once('error', done);
+    });
   }
 
   /** Whether anything was written (no file is created for a clean ingest). */
@@ -41,6 +72,7 @@ export class IngestReport {
   async close(): Promise<void> {
     const s = this.stream;
     if (!s) return;
-    await new Promise<void>((resolve, reject) => s.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) => s.end((e?: Error | null) => (e ? reject(this.failure(e)) : resolve())));
+    if (this.error) throw this.error;
   }
 }

@@ -90,6 +90,14 @@ describe('ingest pipeline (SQLite)', () => {
     ]);
   });
 
+  it('stops, leaving the live version untouched, when its report cannot be written', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    fs.writeFileSync(file, [good('TPS7A0233PDBVR'), 'not json'].join('\n'));
+    await expect(runIngest({ engine, embedder: null, parts: [file], reportFile: dir })).rejects.toThrow(`cannot write the ingest report ${dir}: EISDIR`);
+    expect(await engine.meta()).toBeNull();
+  });
+
   it('reads gzip dumps whatever their name, and is idempotent across re-runs', async () => {
     const { dir, engine } = open();
     const file = path.join(dir, 'dump.data');
