@@ -16,6 +16,7 @@ import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/catalog/meta.ts';
 import { embeddingText, PartNormaliser } from '../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
+import { PART_STATUSES } from '../src/catalog/status.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
 import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
@@ -51,6 +52,8 @@ export interface IngestSummary {
   duplicates: number;
   failed: number;
   unmatchedListMembers: number;
+  /** Records indexed with a status read as unknown or a category the categories file lacks (report kind `amended`). */
+  amended: number;
   seconds: number;
   partsPerSecond: number;
   /** Seconds spent inside the embedding model (0 when lexical-only). */
@@ -202,7 +205,27 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           report.add({ kind: 'rejected', file, line: n, reason: errors[0] ?? 'invalid record', errors, record: raw });
           continue;
         }
+        const categoriesBefore = tree.size();
         const record = normaliser.normalise(raw as DumpPart);
+        const dump = raw as DumpPart;
+        if (dump.status != null && record.status === 'unknown' && dump.status.trim().toLowerCase() !== 'unknown') {
+          report.add({
+            kind: 'amended',
+            file,
+            line: n,
+            reason: `status "${dump.status}" is no lifecycle status (${PART_STATUSES.join(', ')}): indexed as unknown`,
+            record: raw,
+          });
+        }
+        if (o.categoriesFile && tree.size() > categoriesBefore) {
+          report.add({
+            kind: 'amended',
+            file,
+            line: n,
+            reason: `category path "${(dump.category ?? []).join(' > ')}" is not in the categories file: added as ${record.category?.slug}`,
+            record: raw,
+          });
+        }
         const first = seen.get(record.id);
         if (first !== undefined) {
           const at = `${o.parts[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
@@ -288,6 +311,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       duplicates: report.counts.duplicate,
       failed: report.counts.failed,
       unmatchedListMembers: report.counts.unmatched_list_member,
+      amended: report.counts.amended,
       seconds,
       partsPerSecond: read / seconds,
       embedSeconds: embedMs / 1000,

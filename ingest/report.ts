@@ -1,12 +1,14 @@
 /**
  * The ingest report: one JSON line for every record that did not go in as written, so nothing is
  * lost silently. Kinds: `rejected` (invalid JSON or schema), `duplicate` (same identity as an
- * earlier record: the later one wins), `failed` (the engine refused it), `unmatched_list_member`.
+ * earlier record: the later one wins), `failed` (the engine refused it), `unmatched_list_member`,
+ * `amended` (indexed, but not quite as written: a status that is no lifecycle status, read as unknown;
+ * a category path the categories file lacks, added to the tree: its first record).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-export type ReportKind = 'rejected' | 'duplicate' | 'failed' | 'unmatched_list_member';
+export type ReportKind = 'rejected' | 'duplicate' | 'failed' | 'unmatched_list_member' | 'amended';
 
 export interface ReportEntry {
   kind: ReportKind;
@@ -26,7 +28,7 @@ export interface ReportEntry {
 export class IngestReport {
   private stream: fs.WriteStream | null = null;
   private error: Error | null = null;
-  readonly counts: Record<ReportKind, number> = { rejected: 0, duplicate: 0, failed: 0, unmatched_list_member: 0 };
+  readonly counts: Record<ReportKind, number> = { rejected: 0, duplicate: 0, failed: 0, unmatched_list_member: 0, amended: 0 };
 
   constructor(readonly file: string) {}
 

@@ -11,7 +11,8 @@ export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = proc
   const n = (x: number) => x.toLocaleString('en-US');
   out.write(
     `ingest: read ${n(s.read)}, indexed ${n(s.indexed)}, rejected ${n(s.rejected)}, duplicates ${n(s.duplicates)}, failed ${n(s.failed)}` +
-      `${s.unmatchedListMembers ? `, unmatched list members ${n(s.unmatchedListMembers)}` : ''}; ` +
+      `${s.unmatchedListMembers ? `, unmatched list members ${n(s.unmatchedListMembers)}` : ''}` +
+      `${s.amended ? `, amended ${n(s.amended)}` : ''}; ` +
       `${s.seconds.toFixed(1)} s, ${n(Math.round(s.partsPerSecond))} parts/s; ` +
       `${s.embedded ? `embeddings ${s.embedSeconds.toFixed(1)} s` : 'lexical-only (no embeddings)'}; live version ${s.version}\n`,
   );

@@ -90,6 +90,28 @@ describe('ingest pipeline (SQLite)', () => {
     ]);
   });
 
+  it('indexes a record with a status it cannot read, or a category the categories file lacks, and reports it as amended', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    const categories = path.join(dir, 'categories.json');
+    fs.writeFileSync(categories, JSON.stringify([{ name: 'Capacitors', children: [{ name: 'Tantalum Capacitors' }] }]));
+    fs.writeFileSync(
+      file,
+      [
+        good('A1', { status: 'bogus-status', category: ['Capacitors', 'Tantalum Capacitors'] }),
+        good('A2', { status: 'NRND', category: ['Capacitors', 'Tantalum Capacitorz'] }),
+        good('A3', { status: 'Unknown', category: ['Capacitors', 'Tantalum Capacitorz'] }),
+      ].join('\n'),
+    );
+    const report = path.join(dir, 'report.jsonl');
+    const s = await runIngest({ engine, embedder: null, parts: [file], categoriesFile: categories, reportFile: report });
+    expect(s).toMatchObject({ read: 3, indexed: 3, rejected: 0, amended: 2 });
+    expect(readReport(report).map((e) => [e.kind, e.line, e.reason])).toEqual([
+      ['amended', 1, 'status "bogus-status" is no lifecycle status (active, engineering_sample, nrnd, ltb, obsolete, unknown): indexed as unknown'],
+      ['amended', 2, 'category path "Capacitors > Tantalum Capacitorz" is not in the categories file: added as capacitors/tantalum-capacitorz'],
+    ]);
+  });
+
   it('stops, leaving the live version untouched, when its report cannot be written', async () => {
     const { dir, engine } = open();
     const file = path.join(dir, 'dump.jsonl');
