@@ -80,7 +80,11 @@ export const partSearchResultSchema = {
     description: { type: 'string' },
     long_description: { type: ['string', 'null'] },
     package: { type: ['string', 'null'], description: 'Extension: the package as the catalogue writes it ("SOT-23-5", "0603"); null when unknown.' },
-    part_status: { type: ['string', 'null'], enum: ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', 'unknown', null] },
+    part_status: {
+      type: ['string', 'null'],
+      enum: ['active', 'engineering_sample', 'nrnd', 'ltb', 'obsolete', null],
+      description: 'Lifecycle status; null when unknown.',
+    },
     canonical_id: { type: ['integer', 'null'] },
     manufacturer: nullable({
       type: 'object',

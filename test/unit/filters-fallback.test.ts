@@ -24,13 +24,13 @@ describe('spec ranges on older snapshots', () => {
   it('takes a range with a unit as given when the snapshot has no spec vocabulary at all', () => {
     const view = viewOf(undefined);
     const f = toEngineFilters({ specs: { 'Voltage - supply': { lte: 5, unit: 'V' } } }, view, view.specUnits);
-    expect(f.specs).toEqual([{ name: 'Voltage - supply', range: { lte: 5 } }]);
+    expect(f.specs).toEqual([{ name: 'Voltage - supply', range: { lte: 5 }, unit: 'V' }]);
   });
 
   it('keeps the earlier reading when the snapshot does not record unitless specs', () => {
     const view = viewOf([{ name: 'Pitch', parts: 10, unit: null }]);
     // a unit on a spec of unknown unit: as given; no unit: refused as before
-    expect(toEngineFilters({ specs: { Pitch: { lte: 2.54, unit: 'mm' } } }, view, view.specUnits).specs).toEqual([{ name: 'Pitch', range: { lte: 0.00254 } }]);
+    expect(toEngineFilters({ specs: { Pitch: { lte: 2.54, unit: 'mm' } } }, view, view.specUnits).specs).toEqual([{ name: 'Pitch', range: { lte: 0.00254 }, unit: 'm' }]);
     expect(() => toEngineFilters({ specs: { Pitch: { lte: 2.54 } } }, view, view.specUnits)).toThrow();
   });
 
@@ -40,7 +40,7 @@ describe('spec ranges on older snapshots', () => {
       { name: 'Pitch', parts: 10, unit: null, unitless: false },
     ]);
     expect(toEngineFilters({ specs: { 'Number of channels': { gte: 2 } } }, view, view.specUnits).specs).toEqual([
-      { name: 'Number of channels', range: { gte: 2 } },
+      { name: 'Number of channels', range: { gte: 2 }, unit: null },
     ]);
     expect(() => toEngineFilters({ specs: { 'Number of channels': { gte: 2, unit: 'V' } } }, view, view.specUnits)).toThrow();
     expect(() => toEngineFilters({ specs: { Pitch: { lte: 2.54, unit: 'mm' } } }, view, view.specUnits)).toThrow();

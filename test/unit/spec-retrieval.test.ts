@@ -9,14 +9,14 @@ describe('spec filters of a query', () => {
   it('matches constraint names to the catalogue names by key, every spelling the catalogue uses', () => {
     expect(specNameIndex(['Voltage Rated', 'voltage rated', 'Voltage  Rated']).size).toBe(1);
     const [cap, volts] = specFilters(understandQuery('10uF 25V capacitor'), catalogue);
-    expect(cap).toEqual({ name: ['Capacitance'], range: { gte: 9.9e-6, lte: 1.01e-5 } });
+    expect(cap).toEqual({ name: ['Capacitance'], range: { gte: 9.9e-6, lte: 1.01e-5 }, unit: 'F' });
     expect(volts!.name).toEqual(expect.arrayContaining(['Allowable voltage', 'Voltage Rated']));
     expect((volts as { range: unknown }).range).toEqual({ gte: 25 }); // a rating: from the value up
   });
 
   it('reads at_most as up to the value, and leaves out what the catalogue does not name', () => {
     const f = specFilters(understandQuery('rds(on) < 10mΩ 30V mosfet'), catalogue);
-    expect(f).toEqual([{ name: ['Drain to source voltage'], range: { gte: 30 } }]); // no Rds(on) name in this catalogue
+    expect(f).toEqual([{ name: ['Drain to source voltage'], range: { gte: 30 }, unit: 'V' }]); // no Rds(on) name in this catalogue
     expect(specFilters(understandQuery('dual op amp'), catalogue)).toEqual([]);
     expect(specFilters(understandQuery('10k resistor'), specNameIndex([]))).toEqual([]);
   });
