@@ -30,7 +30,9 @@ describe('spec ranges on older snapshots', () => {
   it('keeps the earlier reading when the snapshot does not record unitless specs', () => {
     const view = viewOf([{ name: 'Pitch', parts: 10, unit: null }]);
     // a unit on a spec of unknown unit: as given; no unit: refused as before
-    expect(toEngineFilters({ specs: { Pitch: { lte: 2.54, unit: 'mm' } } }, view, view.specUnits).specs).toEqual([{ name: 'Pitch', range: { lte: 0.00254 }, unit: 'm' }]);
+    expect(toEngineFilters({ specs: { Pitch: { lte: 2.54, unit: 'mm' } } }, view, view.specUnits).specs).toEqual([
+      { name: 'Pitch', range: { lte: 0.00254 }, unit: 'm' },
+    ]);
     expect(() => toEngineFilters({ specs: { Pitch: { lte: 2.54 } } }, view, view.specUnits)).toThrow();
   });
 
