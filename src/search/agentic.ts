@@ -44,7 +44,7 @@ import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
-import { constraintChecks, constraintCount, constraintWeights, exactValueHits, packageExact, targetHits, valueHits, weightMet } from './ranking-keys.ts';
+import { constraintCount, constraintReadings, constraintWeights, exactValueHits, packageExact, targetHits, valueHits, weightMet } from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
@@ -277,11 +277,11 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     ids
       .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
-      .map((p) => ({ p, checks: constraintChecks(u, p, true) }))
-      .map(({ p, checks }) => ({
+      .map((p) => ({ p, ...constraintReadings(u, p) }))
+      .map(({ p, loose: checks, strict }) => ({
         p,
         checks,
-        strict: constraintChecks(u, p),
+        strict,
         cat: namedCategoryScore(namedSlugs, p.category),
         fam: inFamily(families, p) ? 1 : 0,
         c: checks.length ? checks.filter(Boolean).length / checks.length : 1,

@@ -5,7 +5,7 @@
  * packageExact). The relevance measure (src/relevance) judges parts by the same functions.
  */
 import type { PartRecord } from '../catalog/part.ts';
-import { holdsExactValue, holdsValue, meetsTarget, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { holdsExactValue, holdsValue, meetsTarget, readings, satisfies, satisfiesLoosely } from './spec-match.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import type { QueryUnderstanding } from './understand.ts';
 
@@ -26,6 +26,23 @@ export function constraintChecks(u: QueryUnderstanding, p: PartRecord, loose = f
   for (const c of u.values) checks.push(check(p.specs, c));
   if (u.packages.length) checks.push(meetsPackage(u, p));
   return checks;
+}
+
+/** constraintChecks in both readings at once (each constraint evaluated once): `strict`, and `loose` as ranking reads them. */
+export function constraintReadings(u: QueryUnderstanding, p: PartRecord): { strict: boolean[]; loose: boolean[] } {
+  const strict: boolean[] = [];
+  const loose: boolean[] = [];
+  for (const c of [...u.specs, ...u.values]) {
+    const r = readings(p.specs, c);
+    strict.push(r.strict);
+    loose.push(r.loose);
+  }
+  if (u.packages.length) {
+    const pkg = meetsPackage(u, p);
+    strict.push(pkg);
+    loose.push(pkg);
+  }
+  return { strict, loose };
 }
 
 /** Fraction of the parsed constraints a part satisfies (1 when there are none); `loose` as constraintChecks. */

@@ -153,17 +153,23 @@ export function evaluate(specs: readonly StoredSpec[], c: SpecConstraint | Value
  * vocabulary does not know still counts. Quantities only (text values stay by name).
  */
 export function satisfiesLoosely(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean {
+  return readings(specs, c).loose;
+}
+
+/** Both readings at once, `satisfies` (strict) and `satisfiesLoosely` (loose): one evaluation by name. */
+export function readings(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): { strict: boolean; loose: boolean } {
   try {
     const named = evaluate(specs, c);
-    if (named !== null || 'values' in c || c.unit === null) return named === true;
+    const strict = named === true;
+    if (named !== null || 'values' in c || c.unit === null) return { strict, loose: strict };
     for (const s of specs) {
       if (s === null || typeof s !== 'object' || asUnit(s.unit) !== c.unit) continue;
       const b = bounds(s, c.unit);
-      if (b !== null && ge(b[1], c.lo) && le(b[0], c.hi)) return true;
+      if (b !== null && ge(b[1], c.lo) && le(b[0], c.hi)) return { strict, loose: true };
     }
-    return false;
+    return { strict, loose: false };
   } catch {
-    return false;
+    return { strict: false, loose: false };
   }
 }
 
