@@ -14,7 +14,7 @@ import { dumpPartSchema } from '../src/catalog/dump-schema.ts';
 import { IdMap, IdSet } from '../src/catalog/id-set.ts';
 import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/catalog/meta.ts';
-import { embeddingText, PartNormaliser } from '../src/catalog/normalise.ts';
+import { embeddingText, legacyIds, PartNormaliser, partId } from '../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
 import { PART_STATUSES } from '../src/catalog/status.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
@@ -102,6 +102,10 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   // Lists kept from the previous snapshot when no lists file is given.
   const keptLists = listEntries ? [] : (previous?.lists ?? []);
   for (const l of keptLists) for (const pid of l.member_ids) membership.set(pid, [...(membership.get(pid) ?? []), l.list_id]);
+  // Kept lists of a version with legacy ids (before 'mpn_identity': ids of the search key) name parts by
+  // those ids: each record is looked up by its legacy id as well, and the lists are carried over to its
+  // new id (a legacy id that now names several parts, "SMF6.0CA" and "SMF60CA", keeps all of them).
+  const fromLegacy = keptLists.length > 0 && legacyIds(previous?.features) ? new Map<number, number[]>() : null;
 
   const normaliser = new PartNormaliser(registry, tree, membership);
   const report = new IngestReport(o.reportFile);
@@ -207,6 +211,14 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
         }
         const categoriesBefore = tree.size();
         const record = normaliser.normalise(raw as DumpPart);
+        if (fromLegacy) {
+          const old = partId(record.manufacturer.slug, record.mpn, true);
+          const inLists = membership.get(old);
+          if (inLists) {
+            fromLegacy.set(old, [...(fromLegacy.get(old) ?? []), record.id]);
+            record.lists = [...new Set([...record.lists, ...inLists])].sort();
+          }
+        }
         const dump = raw as DumpPart;
         if (dump.status != null && record.status === 'unknown' && dump.status.trim().toLowerCase() !== 'unknown') {
           report.add({
@@ -296,7 +308,9 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
         .sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [
         ...listData,
-        ...keptLists.map((l) => ({ ...l, member_ids: l.member_ids.filter((id) => written.has(id)) })).map((l) => ({ ...l, member_count: l.member_ids.length })),
+        ...keptLists
+          .map((l) => ({ ...l, member_ids: [...new Set(l.member_ids.flatMap((id) => fromLegacy?.get(id) ?? [id]))].filter((id) => written.has(id)) }))
+          .map((l) => ({ ...l, member_count: l.member_ids.length })),
       ],
     };
     if (o.signal?.aborted) throw new IngestInterrupted('interrupted before the swap: the new version was dropped; the live version is unchanged');

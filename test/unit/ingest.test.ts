@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { IngestInputError } from '../../ingest/catalog-files.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { partId } from '../../src/catalog/normalise.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 
@@ -109,6 +110,45 @@ describe('ingest pipeline (SQLite)', () => {
     expect(readReport(report).map((e) => [e.kind, e.line, e.reason])).toEqual([
       ['amended', 1, 'status "bogus-status" is no lifecycle status (active, engineering_sample, nrnd, ltb, obsolete, unknown): indexed as unknown'],
       ['amended', 2, 'category path "Capacitors > Tantalum Capacitorz" is not in the categories file: added as capacitors/tantalum-capacitorz'],
+    ]);
+  });
+
+  it('keeps the lists of a version with legacy ids (before mpn_identity) when re-ingesting without a lists file', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    fs.writeFileSync(file, [good('SMF6.0CA'), good('LM358DR'), good('TPS7A0233PDBVR')].join('\n'));
+    await runIngest({ engine, embedder: null, parts: [file], reportFile: path.join(dir, 'r1.jsonl') });
+    // The snapshot as an index ingested before the feature holds it: legacy ids in the list, no feature.
+    const meta = (await engine.meta())!;
+    const legacy = (mpn: string) => partId('texas-instruments', mpn, true);
+    const list = {
+      list_id: 'lst_test',
+      name: 'Approved',
+      kind: 'curated' as const,
+      slug: 'approved',
+      description: null,
+      account: null,
+      unmatched: [],
+      updated_at: meta.created_at,
+    };
+    await engine.saveMeta({
+      ...meta,
+      features: ['price_bands'],
+      lists: [{ ...list, member_ids: [legacy('SMF6.0CA'), legacy('LM358DR')], member_count: 2 }],
+    });
+    // SMF60CA now shares SMF6.0CA's legacy id: both keep the membership
+    fs.writeFileSync(file, [good('SMF6.0CA'), good('SMF60CA'), good('LM358DR'), good('TPS7A0233PDBVR')].join('\n'));
+    await runIngest({ engine, embedder: null, parts: [file], reportFile: path.join(dir, 'r2.jsonl') });
+    const after = (await engine.meta())!;
+    const ids = ['SMF6.0CA', 'SMF60CA', 'LM358DR'].map((m) => partId('texas-instruments', m));
+    expect(after.lists).toMatchObject([{ list_id: 'lst_test', member_count: 3 }]);
+    expect([...after.lists[0]!.member_ids].sort()).toEqual([...ids].sort());
+    const parts = await engine.getParts([...ids, partId('texas-instruments', 'TPS7A0233PDBVR')]);
+    expect(parts.map((p) => [p.mpn, p.lists])).toEqual([
+      ['SMF6.0CA', ['lst_test']],
+      ['SMF60CA', ['lst_test']],
+      ['LM358DR', ['lst_test']],
+      ['TPS7A0233PDBVR', []],
     ]);
   });
 
