@@ -313,10 +313,12 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           .map((l) => ({ ...l, member_count: l.member_ids.length })),
       ],
     };
+    // The report is complete before the swap: a report that cannot be written stops the ingest while the
+    // live version is still the old one (after the swap nothing may abort: the new version is live).
+    await report.close();
     if (o.signal?.aborted) throw new IngestInterrupted('interrupted before the swap: the new version was dropped; the live version is unchanged');
     const { version, count } = await loader.finish(meta, written.size);
     const finishSeconds = (performance.now() - started) / 1000 - streamSeconds;
-    await report.close();
     const seconds = (performance.now() - started) / 1000;
     return {
       read,

@@ -152,6 +152,15 @@ describe('ingest pipeline (SQLite)', () => {
     ]);
   });
 
+  it('writes the whole report before the swap: a report that fails at the end leaves the live version', async () => {
+    const { dir, engine } = open();
+    const file = path.join(dir, 'dump.jsonl');
+    fs.writeFileSync(file, [good('TPS7A0233PDBVR'), 'not json'].join('\n'));
+    // /dev/full takes the open and fails the writes (ENOSPC): the failure shows at close
+    await expect(runIngest({ engine, embedder: null, parts: [file], reportFile: '/dev/full' })).rejects.toThrow('cannot write the ingest report /dev/full');
+    expect(await engine.meta()).toBeNull();
+  });
+
   it('stops, leaving the live version untouched, when its report cannot be written', async () => {
     const { dir, engine } = open();
     const file = path.join(dir, 'dump.jsonl');

@@ -268,12 +268,18 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
         db.prepare("INSERT OR REPLACE INTO engine_meta (key, value) VALUES ('live', ?)").run(version);
         if (oldLive) db.prepare("INSERT OR REPLACE INTO engine_meta (key, value) VALUES ('previous', ?)").run(oldLive);
       })();
-      if (oldPrev && oldPrev !== version) {
-        db.exec(dropVersionDdl(oldPrev));
-        db.prepare('DELETE FROM catalog_meta WHERE version = ?').run(oldPrev);
-        removeVectorIndex(graphFile(oldPrev));
+      // The new version is live: a failing clean-up from here on is reported, never thrown (the caller would
+      // abort, dropping the live version); the next load sweeps what is left (load-lock.ts).
+      try {
+        if (oldPrev && oldPrev !== version) {
+          db.exec(dropVersionDdl(oldPrev));
+          db.prepare('DELETE FROM catalog_meta WHERE version = ?').run(oldPrev);
+          removeVectorIndex(graphFile(oldPrev));
+        }
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch (e) {
+        process.stderr.write(`[sqlite load] ${version} is live; dropping ${oldPrev} failed (${(e as Error).message}): the next load drops it\n`);
       }
-      db.pragma('wal_checkpoint(TRUNCATE)');
       return { version, count };
     },
     abort() {
