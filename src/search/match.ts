@@ -8,7 +8,7 @@ import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogView } from '../catalog/view.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import { editDistance } from '../catalog/edit-distance.ts';
-import { normaliseMpn } from '../catalog/mpn.ts';
+import { mpnIdentity, normaliseMpn } from '../catalog/mpn.ts';
 import { packagingStemHits } from './packaging-stems.ts';
 import { searchMpn, type MpnTier } from './mpn.ts';
 
@@ -35,6 +35,8 @@ export interface MatchResult {
  * exact or variant match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 +
  * tape and reel), each further one STEM_STEP lower.
  */
+/** Confidence of a part sharing the line's search key when another part is the MPN as the line writes it. */
+const KEY_ONLY_CONFIDENCE = 95;
 const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
@@ -74,7 +76,16 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   const ids = [...stems.keys(), ...others.map((c) => c.id)];
   const parts = new Map((await engine.getParts(ids)).map((p) => [p.id, p]));
   const base = new Map([...others.map((c) => [c.id, tierConfidence(c.tier, key, c.matched)] as const), ...stems]);
-  const exactIds = new Set(others.filter((c) => c.tier === 'exact').map((c) => c.id));
+  let exactIds = new Set(others.filter((c) => c.tier === 'exact').map((c) => c.id));
+  // Parts sharing the line's search key are exact, punctuation aside ("LM358-DR" is LM358DR), unless the
+  // catalogue also holds the MPN as the line writes it: then the others ("SMF60CA" for "SMF6.0CA") are
+  // other parts, KEY_ONLY_CONFIDENCE and not exact.
+  const written = mpnIdentity(line.query);
+  const asWritten = [...exactIds].filter((id) => parts.get(id) && mpnIdentity(parts.get(id)!.mpn) === written);
+  if (asWritten.length > 0 && asWritten.length < exactIds.size) {
+    for (const id of exactIds) if (!asWritten.includes(id)) base.set(id, KEY_ONLY_CONFIDENCE);
+    exactIds = new Set(asWritten);
+  }
   const scored: MatchCandidate[] = [];
   for (const id of ids) {
     const part = parts.get(id);
@@ -88,8 +99,12 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   );
   const results = scored.slice(0, limit);
   const top = results[0];
-  const exactMakers = new Set(results.filter((r) => r.exact && r.confidence === 100).map((r) => r.part.manufacturer.slug));
+  const exact = results.filter((r) => r.exact && r.confidence === 100);
+  const exactMakers = new Set(exact.map((r) => r.part.manufacturer.slug));
+  // Several makers, or several parts of one maker none of which the line writes exactly ("SMF60-CA").
   const ambiguous =
-    exactMakers.size > 1 || (top !== undefined && results[1] !== undefined && results[1].confidence === top.confidence && top.confidence < 100 ? true : false);
+    exactMakers.size > 1 ||
+    new Set(exact.map((r) => `${r.part.manufacturer.slug}|${mpnIdentity(r.part.mpn)}`)).size > exactMakers.size ||
+    (top !== undefined && results[1] !== undefined && results[1].confidence === top.confidence && top.confidence < 100 ? true : false);
   return { query: line.query, ambiguous, results };
 }

@@ -87,6 +87,33 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
     expect(await mpns('smf60ca')).toEqual(['SMF60CA', 'SMF6.0CA']);
   });
 
+  it('matches the MPN as written exactly, and another part sharing its search key below it, not exact', async () => {
+    const match = async (query: string) => {
+      const res = await t.api.post('/v1/parts/match', { query }, t.secret);
+      const body = (await res.json()) as { ambiguous: boolean; results: { part: { mpn: string }; confidence: number; exact: boolean }[] };
+      return [body.ambiguous, body.results.slice(0, 2).map((r) => [r.part.mpn, r.confidence, r.exact])];
+    };
+    // SMF60CA is better stocked: without the as-written reading it came first, exact at 100
+    expect(await match('SMF6.0CA')).toEqual([
+      false,
+      [
+        ['SMF6.0CA', 100, true],
+        ['SMF60CA', 95, false],
+      ],
+    ]);
+    expect(await match('smf60ca')).toEqual([
+      false,
+      [
+        ['SMF60CA', 100, true],
+        ['SMF6.0CA', 95, false],
+      ],
+    ]);
+    // written neither way: both parts, exact, and the line is ambiguous
+    expect((await match('SMF60-CA'))[0]).toBe(true);
+    // a part alone with its key stays exact, punctuation aside
+    expect(await match('LM-358D')).toEqual([false, [['LM358D', 100, true], expect.anything()]]);
+  });
+
   it('adds nothing when the query ends in no packaging suffix', async () => {
     expect(await mpns('OPA2333')).toEqual(['OPA2333']);
   });
