@@ -57,68 +57,92 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
   }
   let n = 0;
   async function* lines(): AsyncGenerator<Line> {
-    let rest: Buffer = Buffer.alloc(0);
+    /** The unfinished line's bytes, chunk by chunk (joined once its end arrives: no copy per chunk). */
+    let pending: Buffer[] = [];
+    let pendingLen = 0;
     /** Bytes of an over-long line skipped so far (its first SHOWN_BYTES kept in `shown`), or -1. */
     let skipping = -1;
     let shown = '';
     let first = true;
+    const tooLong = (bytes: number, text: string): Line => ({ n: ++n, text, unreadable: `line longer than ${maxLineBytes} bytes (${bytes} bytes)` });
     const line = (buf: Buffer, start: number, end: number, valid: boolean): Line => {
       if (end > start && buf[end - 1] === 13) end--;
+      if (end - start > maxLineBytes) return tooLong(end - start, buf.toString('utf8', start, start + SHOWN_BYTES));
       n++;
       if (valid || isUtf8(buf.subarray(start, end))) return { n, text: buf.toString('utf8', start, end) };
       const text = buf.toString('utf8', start, end);
       return { n, text, unreadable: `not UTF-8: byte ${badByteOffset(buf.subarray(start, end)) + 1} of the line` };
     };
-    const tooLong = (): Line => ({ n: ++n, text: shown, unreadable: `line longer than ${maxLineBytes} bytes (${skipping} bytes)` });
-    for await (const chunk of chunks()) {
-      let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    /** Keeps `b` as the start of an unfinished line, or starts skipping it once it is over the limit. */
+    const hold = (b: Buffer) => {
+      if (b.length === 0) return;
+      pending.push(b);
+      pendingLen += b.length;
+      if (pendingLen > maxLineBytes) {
+        skipping = pendingLen;
+        shown = Buffer.concat(pending).toString('utf8', 0, SHOWN_BYTES);
+        pending = [];
+        pendingLen = 0;
+      }
+    };
+    for await (let chunk of chunks()) {
       if (first) {
         first = false;
         // A byte order mark is no part of the first record.
-        if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+        if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
       }
-      let start = 0;
-      let i = buf.indexOf(NEWLINE);
+      let i = chunk.indexOf(NEWLINE);
       if (skipping >= 0) {
         // The rest of an over-long line: counted, not kept.
         if (i === -1) {
-          skipping += buf.length;
-          rest = Buffer.alloc(0);
+          skipping += chunk.length;
           continue;
         }
-        skipping += i;
-        yield tooLong();
+        yield tooLong(skipping + i, shown);
         skipping = -1;
-        start = i + 1;
-        i = buf.indexOf(NEWLINE, start);
+        chunk = chunk.subarray(i + 1);
+        i = chunk.indexOf(NEWLINE);
       }
+      if (i === -1) {
+        hold(chunk);
+        continue;
+      }
+      // The unfinished line ends in this chunk: joined with it once.
+      const buf = pendingLen ? Buffer.concat([...pending, chunk]) : chunk;
+      i += pendingLen;
+      pending = [];
+      pendingLen = 0;
+      let start = 0;
       const last = buf.lastIndexOf(NEWLINE);
-      const valid = last >= start && isUtf8(buf.subarray(start, last));
+      const valid = isUtf8(buf.subarray(0, last));
       for (; i !== -1; i = buf.indexOf(NEWLINE, start)) {
         yield line(buf, start, i, valid);
         start = i + 1;
       }
-      rest = buf.subarray(start);
-      if (rest.length > maxLineBytes) {
-        skipping = rest.length;
-        shown = rest.toString('utf8', 0, SHOWN_BYTES);
-        rest = Buffer.alloc(0);
-      } else if (rest.length > 0) rest = Buffer.from(rest); // the unfinished line alone, not the chunk it lies in
+      // The unfinished line alone, not the chunk it lies in.
+      if (start < buf.length) hold(Buffer.from(buf.subarray(start)));
     }
-    if (skipping >= 0) yield tooLong();
-    else if (rest.length > 0) yield line(rest, 0, rest.length, false);
+    if (skipping >= 0) yield tooLong(skipping, shown);
+    else if (pendingLen > 0) {
+      const rest = Buffer.concat(pending);
+      yield line(rest, 0, rest.length, false);
+    }
   }
   return { lines: lines(), bytesRead: () => bytes, size: stat.size };
 }
 
-/** Offset of the first byte of the first sequence in `b` that is not UTF-8 (for the report; lead and continuation bytes checked). */
+/** Offset of the first byte of the first sequence in `b` that is not UTF-8 (for the report). */
 function badByteOffset(b: Buffer): number {
   for (let i = 0; i < b.length;) {
     const c = b[i]!;
     const more = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
-    if (more < 0 || (more > 0 && i + more >= b.length)) return i;
-    for (let k = 1; k <= more; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i;
+    if (more < 0 || i + more >= b.length + (more === 0 ? 1 : 0)) return i;
+    // The second byte's narrower ranges: no overlong forms, no surrogates, nothing above U+10FFFF.
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    if (more > 0 && (b[i + 1]! < lo || b[i + 1]! > hi)) return i;
+    for (let k = 2; k <= more; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i;
     i += more + 1;
   }
-  return b.length;
+  return Math.max(0, b.length - 1);
 }

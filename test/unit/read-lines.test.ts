@@ -46,6 +46,18 @@ describe('openLines', () => {
     expect(lines[0]!.text.endsWith('Ωµ"')).toBe(true);
   });
 
+  it('rejects a line over the limit inside one chunk too, and points at a bad byte within its line', async () => {
+    const lines = await read(Buffer.from(`{"a":1}\n${'z'.repeat(100)}\n{"b":2}\n`), { maxLineBytes: 50 });
+    expect(lines.map((l) => [l.n, l.unreadable ?? null])).toEqual([
+      [1, null],
+      [2, 'line longer than 50 bytes (100 bytes)'],
+      [3, null],
+    ]);
+    // a surrogate encoded in UTF-8 (ED A0 80) is not UTF-8: its first byte is the bad one
+    const [bad] = await read(Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62]));
+    expect(bad!.unreadable).toBe('not UTF-8: byte 2 of the line');
+  });
+
   it('rejects a line longer than the limit without keeping it, and goes on with the next', async () => {
     const long = 'y'.repeat(3 << 20);
     const lines = await read(Buffer.from(`{"a":1}\n${long}\n{"b":2}\n${long}`), { maxLineBytes: 1 << 20 });
