@@ -220,7 +220,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           }
         }
         const dump = raw as DumpPart;
-        if (dump.status != null && record.status === 'unknown' && dump.status.trim().toLowerCase() !== 'unknown') {
+        if (dump.status != null && record.status === 'unknown' && dump.status.toLowerCase().replace(/[^a-z]/g, '') !== 'unknown') {
           report.add({
             kind: 'amended',
             file,

@@ -23,14 +23,17 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index catalogue dumps (JSON Lines, plain or .gz) into a new version, or roll back',
   usage: `partsearch ingest --parts FILE [--parts FILE ...] [--manufacturers FILE] [--categories FILE] [--lists FILE]
-                  [--report FILE] [--no-embeddings] [--batch-size N] [--json]
+                  [--report FILE] [--no-embeddings] [--batch-size N] [--json] [--break-lock]
 partsearch ingest --rollback
+partsearch ingest --break-lock
 
 Builds a new index version from the dump (the dump is the whole catalogue), checks its count and
 makes it live atomically; the previous version is kept for --rollback. Records that fail validation,
 duplicates and engine refusals are written to the report (default: <data dir>/reports/ingest-<time>.jsonl).
-Ctrl-C stops the ingest, drops the new version and keeps the live one (exit status 130); a version that an
-ingest killed outright left behind is dropped by the next ingest, and two ingests never run at once.
+Ctrl-C stops the ingest before its swap, drops the new version and keeps the live one (exit status 130,
+TERM 143); a version that an
+ingest killed outright left behind is dropped by the next ingest, and two ingests never run at once
+(SQLite: --break-lock gives up the claim of an ingest on another host that is gone).
 Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file cannot be read; 2 on usage errors.`,
   options: {
     parts: { type: 'string', multiple: true },
@@ -41,11 +44,29 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     'no-embeddings': { type: 'boolean' },
     'batch-size': { type: 'string' },
     rollback: { type: 'boolean' },
+    'break-lock': { type: 'boolean' },
     json: { type: 'boolean' },
   },
   async run(v) {
     loadDotEnv();
     const config = loadConfig();
+    if (v['break-lock']) {
+      // The claim of an ingest that ran on another host (or in a container since replaced) and is gone.
+      const file = path.join(config.dataDir, 'partsearch.db');
+      if (config.engine !== 'sqlite' || !fs.existsSync(file)) throw new UsageError('--break-lock applies to the SQLite database of the data dir');
+      const { default: Database } = await import('better-sqlite3');
+      const { breakLoadClaim } = await import('../engines/sqlite/load-lock.ts');
+      const db = new Database(file);
+      try {
+        const c = breakLoadClaim(db);
+        process.stderr.write(
+          c ? `ingest: gave up the claim of process ${c.pid} on ${c.host} (since ${c.started_at})\n` : 'ingest: no ingest claims this database\n',
+        );
+      } finally {
+        db.close();
+      }
+      if (!(v.parts as string[] | undefined)?.length) return 0;
+    }
     if (v.rollback) {
       const s = await createServices(config, { embedder: false });
       try {
@@ -63,7 +84,11 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     const s = await createServices(config, { embedder: !v['no-embeddings'], bulkEmbedding: true });
     // Ctrl-C (or a TERM) stops between records and drops the new version; a second one ends the process.
     const interrupt = new AbortController();
-    const onSignal = () => interrupt.abort();
+    let exitStatus = 130;
+    const onSignal = (signal: NodeJS.Signals) => {
+      exitStatus = signal === 'SIGTERM' ? 143 : 130;
+      interrupt.abort();
+    };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -82,16 +107,18 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
         progress: createProgress(),
         signal: interrupt.signal,
       });
+      // An interrupt during the final index build and swap is not acted on: the new version went live.
+      if (interrupt.signal.aborted) process.stderr.write('ingest: interrupted while finishing; the new version went live\n');
       printSummary(summary);
       if (v.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       return 0;
     } catch (e) {
       // What was rejected before the failure is in the report: say where.
-      if (fs.existsSync(reportFile) && fs.statSync(reportFile).size > 0)
+      if (fs.existsSync(reportFile) && fs.statSync(reportFile).isFile() && fs.statSync(reportFile).size > 0)
         process.stderr.write(`ingest: report of records not indexed as written: ${reportFile}\n`);
       if (e instanceof IngestInterrupted) {
         process.stderr.write(`ingest: ${e.message}\n`);
-        return 130;
+        return exitStatus;
       }
       throw e;
     } finally {

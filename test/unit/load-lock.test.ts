@@ -33,9 +33,11 @@ describe('SQLite load claim', () => {
       db.close();
     }
   };
-  const setClaim = (file: string, pid: number) => {
+  const setClaim = (file: string, pid: number, proc?: string) => {
     const db = new Database(file);
-    db.prepare("INSERT OR REPLACE INTO engine_meta (key, value) VALUES ('loading', ?)").run(JSON.stringify({ pid, host: os.hostname(), started_at: 'then' }));
+    db.prepare("INSERT OR REPLACE INTO engine_meta (key, value) VALUES ('loading', ?)").run(
+      JSON.stringify({ pid, host: os.hostname(), started_at: 'then', proc }),
+    );
     db.close();
   };
 
@@ -46,6 +48,13 @@ describe('SQLite load claim', () => {
     await expect(ingest(engine)).rejects.toThrow(LoadBusyError);
     expect((await engine.info()).parts).toBe(12);
     expect(tables(file)).toEqual(['parts_v1']);
+  });
+
+  it('takes over a claim whose pid now belongs to another process (started later than the claim says)', async () => {
+    const { file, engine } = await open();
+    await ingest(engine);
+    setClaim(file, process.ppid, 'another-boot:1'); // a live pid, but not the process that claimed
+    expect((await ingest(engine)).version).toBe('v2');
   });
 
   it('takes over the claim of a process that is gone and drops the version it left half built', async () => {

@@ -10,6 +10,7 @@
  * snapshot and its HNSW graph file): 'kill -9' during an ingest of the 29k dump left 12k rows and
  * their FTS and spec tables in the file until then.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import type Database from 'better-sqlite3';
 import { dropVersionDdl, versionTables } from './schema.ts';
@@ -19,34 +20,56 @@ interface Claim {
   pid: number;
   host: string;
   started_at: string;
+  /** The process's start (Linux: boot id and start time in clock ticks), so that a reused pid is no live claim. */
+  proc?: string | null;
+}
+
+/** Boot id and start time of a process (Linux /proc); null elsewhere or when it is gone. */
+function procStart(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces and brackets): field 22 is the start time.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return `${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${start}`;
+  } catch {
+    return null;
+  }
 }
 
 export class LoadBusyError extends Error {
   override name = 'LoadBusyError';
 }
 
-const alive = (pid: number): boolean => {
+/** Whether the claim's process still runs: its pid answers and, where recorded, it started when the claim says. */
+const alive = (c: Claim): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(c.pid, 0);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !c.proc || procStart(c.pid) === c.proc;
 };
+
+/** Gives up whatever claim the file holds (`partsearch ingest --break-lock`: a claim of another host that is gone). */
+export function breakLoadClaim(db: Database.Database): Claim | null {
+  const held = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'").get();
+  db.prepare("DELETE FROM engine_meta WHERE key = 'loading'").run();
+  return held ? (JSON.parse(held.value) as Claim) : null;
+}
 
 /** Claims `db` for a load and sweeps stray versions; `release` gives the claim up (finish or abort). */
 export function claimLoad(db: Database.Database, file: string): { swept: string[]; release(): void } {
-  const mine: Claim = { pid: process.pid, host: os.hostname(), started_at: new Date().toISOString() };
+  const mine: Claim = { pid: process.pid, host: os.hostname(), started_at: new Date().toISOString(), proc: procStart(process.pid) };
   const get = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'");
   db.transaction(() => {
     const held = get.get();
     if (held) {
       const c = JSON.parse(held.value) as Claim;
       // This very process too: a load of its own is still running (claims are released on finish and abort).
-      if (c.host !== mine.host || alive(c.pid)) {
+      if (c.host !== mine.host || alive(c)) {
         throw new LoadBusyError(
           `another ingest (process ${c.pid} on ${c.host}, since ${c.started_at}) is loading this database; the live version is unchanged` +
-            (c.host !== mine.host ? ' (if that process is gone, delete the engine_meta row "loading")' : ''),
+            (c.host !== mine.host ? ' (if that process is gone: partsearch ingest --break-lock)' : ''),
         );
       }
     }
