@@ -69,7 +69,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
     for (const [status, spec] of Object.entries(r.responses)) {
       responses[status] = {
         description: spec.description,
-        headers,
+        headers: { ...headers, ...spec.headers },
         ...(spec.schema || spec.contentType ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ?? { type: 'string' } } } } : {}),
       };
     }
@@ -110,7 +110,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       title: 'partsearch',
       version: SERVICE_VERSION,
       description:
-        'Electronic-components catalogue: MPN, natural-language and parametric search, taxonomy lookups, AI jobs. Errors: 422 uses the validation form, every other error the envelope form.',
+        "Electronic-components catalogue: MPN, natural-language and parametric search, part matching, taxonomy and approved-list lookups, usage, and GraphQL (POST /graphql). Errors: 422 uses the validation form, every other error the envelope form (GraphQL errors keep GraphQL's form).",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ bearerAuth: [] }],

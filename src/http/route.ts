@@ -17,6 +17,8 @@ export interface ResponseSpec {
   schema?: JsonSchema;
   /** Content type when not JSON (e.g. text/event-stream). */
   contentType?: string;
+  /** Headers of this response beyond the ones every response of the route carries (X-Request-Id, rate limits). */
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
 // Handlers see their validated input through these parameters; `any` by default so that a route

@@ -359,6 +359,9 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('0.1.0');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // headers a client reads: where a redirect goes, which search mode answered
+    expect(Object.keys(doc.paths['/v1/parts/{manufacturer}/{mpn}'].get.responses['308'].headers)).toContain('Location');
+    expect(doc.paths['/v1/parts/agentic-search'].get.responses['200'].headers['X-Search-Mode'].schema.enum).toEqual(['hybrid', 'lexical-only']);
   });
 
   it('describes every mounted route', async () => {

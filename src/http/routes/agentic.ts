@@ -29,6 +29,12 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
       responses: {
         200: {
           description: 'A page of results.',
+          headers: {
+            'X-Search-Mode': {
+              description: 'hybrid (BM25 and kNN fused) or lexical-only (no model, no vectors, or the query could not be embedded).',
+              schema: { type: 'string', enum: ['hybrid', 'lexical-only'] },
+            },
+          },
           schema: {
             type: 'object',
             required: ['hits', 'results', 'available_specs'],

@@ -99,7 +99,10 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
           description: 'The part.',
           schema: { type: 'object', required: ['part', 'request_id'], properties: { part: partSearchResultSchema, request_id: requestIdSchema } },
         },
-        308: { description: 'Redirect to the canonical URL of the part (Location).' },
+        308: {
+          description: 'Redirect to the canonical URL of the part (Location).',
+          headers: { Location: { description: 'The canonical URL of the part: /v1/parts/{manufacturer}/{mpn slug}.', schema: { type: 'string' } } },
+        },
       },
       errors: [404],
       handler: async (ctx, { params }) => {
