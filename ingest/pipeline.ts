@@ -16,7 +16,7 @@ import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/catalog/meta.ts';
 import { embeddingText, legacyIds, PartNormaliser, partId } from '../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
-import { PART_STATUSES } from '../src/catalog/status.ts';
+import { PART_STATUSES, readStatus } from '../src/catalog/status.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
 import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
@@ -189,7 +189,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       let batch: PartRecord[] = [];
       for await (const { n, text, unreadable } of source.lines) {
         if (o.signal?.aborted) throw new IngestInterrupted(`interrupted at ${file}:${n}: the new version was dropped; the live version is unchanged`);
-        await report.drained();
+        if (report.backlogged) await report.drained();
         if (!unreadable && text.trim() === '') continue;
         read++;
         bytes = bytesBefore + source.bytesRead();
@@ -220,7 +220,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           }
         }
         const dump = raw as DumpPart;
-        if (dump.status != null && record.status === 'unknown' && dump.status.toLowerCase().replace(/[^a-z]/g, '') !== 'unknown') {
+        if (dump.status != null && readStatus(dump.status) === null) {
           report.add({
             kind: 'amended',
             file,

@@ -42,11 +42,6 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
   raw.on('data', (chunk) => (bytes += chunk.length));
   const input = gz ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (e) => input.destroy(e));
-  /**
-   * Lines are split on the newline byte (never part of a multi-byte UTF-8 sequence), then each checked
-   * and decoded on its own: a bad byte rejects its line only. Splitting by hand is several times cheaper
-   * than readline on large dumps; a chunk whose lines are all valid UTF-8 (the usual case) is checked once.
-   */
   /** The file's bytes; a read or gunzip error names the file and the last line read ("unexpected end of file"). */
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
@@ -56,6 +51,11 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
     }
   }
   let n = 0;
+  /**
+   * Lines are split on the newline byte (never part of a multi-byte UTF-8 sequence), then each checked
+   * and decoded on its own: a bad byte rejects its line only. Splitting by hand is several times cheaper
+   * than readline on large dumps; a chunk whose lines are all valid UTF-8 (the usual case) is checked once.
+   */
   async function* lines(): AsyncGenerator<Line> {
     /** The unfinished line's bytes, chunk by chunk (joined once its end arrives: no copy per chunk). */
     let pending: Buffer[] = [];

@@ -51,10 +51,15 @@ export class IngestReport {
     this.stream.write(`${JSON.stringify(entry)}\n`);
   }
 
-  /** Resolves once the report's buffered lines are below the stream's mark (at once when they are): the ingest waits for a slow disk. */
+  /** Whether the report's buffered lines are over the stream's mark (a slow disk): the ingest then waits for `drained`. */
+  get backlogged(): boolean {
+    return this.stream?.writableNeedDrain === true && this.error === null;
+  }
+
+  /** Resolves once the report's buffered lines are below the stream's mark (at once when they are). */
   async drained(): Promise<void> {
     const s = this.stream;
-    if (!s?.writableNeedDrain || this.error) return;
+    if (!s || !this.backlogged) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         s.off('drain', done);

@@ -22,10 +22,14 @@ const SYNONYMS: Record<string, PartStatus> = {
   unknown: 'unknown',
 };
 
-/** Case- and punctuation-insensitive; anything unrecognised (or absent) is "unknown". */
+/** The lifecycle status a value names, case- and punctuation-insensitive; null when it names none. */
+export function readStatus(raw: string): PartStatus | null {
+  return SYNONYMS[raw.toLowerCase().replace(/[^a-z]/g, '')] ?? null;
+}
+
+/** readStatus; anything unrecognised (or absent) is "unknown". */
 export function normaliseStatus(raw: string | null | undefined): PartStatus {
-  if (raw == null) return 'unknown';
-  return SYNONYMS[raw.toLowerCase().replace(/[^a-z]/g, '')] ?? 'unknown';
+  return (raw == null ? null : readStatus(raw)) ?? 'unknown';
 }
 
 export function isPartStatus(v: string): v is PartStatus {

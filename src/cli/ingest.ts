@@ -1,8 +1,8 @@
 /** `partsearch ingest`: a dump into a new index version, or --rollback to the previous one. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { closeServices, createServices } from '../composition.ts';
-import fs from 'node:fs';
 import { IngestInterrupted, runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { UsageError, type Command } from './args.ts';
@@ -114,8 +114,8 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
       return 0;
     } catch (e) {
       // What was rejected before the failure is in the report: say where.
-      if (fs.existsSync(reportFile) && fs.statSync(reportFile).isFile() && fs.statSync(reportFile).size > 0)
-        process.stderr.write(`ingest: report of records not indexed as written: ${reportFile}\n`);
+      const written = fs.statSync(reportFile, { throwIfNoEntry: false });
+      if (written?.isFile() && written.size > 0) process.stderr.write(`ingest: report of records not indexed as written: ${reportFile}\n`);
       if (e instanceof IngestInterrupted) {
         process.stderr.write(`ingest: ${e.message}\n`);
         return exitStatus;

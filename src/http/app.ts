@@ -67,13 +67,14 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   return Object.assign(app, { router });
 }
 
+/** Methods the router knows; others stay its 501. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /**
  * A path declared without parameters answers only its own methods: `GET /v1/parts/search/facets` is a 405
  * (Allow: POST), not the part detail route's `/v1/parts/{manufacturer}/{mpn}` for a maker "search", and
  * OPTIONS lists the path's own methods. Other paths are left to the router.
  */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
 function otherMethods(routes: readonly RouteSpec[]): Middleware {
   const methods = new Map<string, Set<string>>();
   for (const r of routes) {
@@ -86,7 +87,6 @@ function otherMethods(routes: readonly RouteSpec[]): Middleware {
   }
   return (ctx, next) => {
     const own = methods.get(routePath(ctx.path));
-    // Methods the router does not know (PROPFIND) stay its 501.
     if (!own || own.has(ctx.method) || !KNOWN_METHODS.has(ctx.method)) return next();
     ctx.set('Allow', [...own].join(', '));
     // OPTIONS: the Allow header is the answer; anything else is a 405, rendered by the error handler.

@@ -44,7 +44,17 @@ import { searchMpn } from './mpn.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
-import { constraintCount, constraintReadings, constraintWeights, exactValueHits, packageExact, targetHits, valueHits, weightMet } from './ranking-keys.ts';
+import {
+  constraintCount,
+  constraintReadings,
+  constraintWeights,
+  exactValueHits,
+  packageExact,
+  shareMet,
+  targetHits,
+  valueHits,
+  weightMet,
+} from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
@@ -284,7 +294,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         strict,
         cat: namedCategoryScore(namedSlugs, p.category),
         fam: inFamily(families, p) ? 1 : 0,
-        c: checks.length ? checks.filter(Boolean).length / checks.length : 1,
+        c: shareMet(checks),
         t: targetHits(u, p) + exactValueHits(u, p),
         v: valueHits(u, p),
         pe: packageExact(u, p),

@@ -30,13 +30,13 @@ export interface MatchResult {
   results: MatchCandidate[];
 }
 
+/** Confidence of a part sharing the line's search key when another part is the MPN as the line writes it. */
+const KEY_ONLY_CONFIDENCE = 95;
 /**
  * Confidence of a catalogue MPN that the line extends by a packaging suffix (packaging-stems.ts): below an
  * exact or variant match; the stem that strips least first ("2N7002TR": 2N7002T + reel before 2N7002 +
  * tape and reel), each further one STEM_STEP lower.
  */
-/** Confidence of a part sharing the line's search key when another part is the MPN as the line writes it. */
-const KEY_ONLY_CONFIDENCE = 95;
 const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
@@ -81,10 +81,10 @@ export async function matchPart(engine: SearchEngine, view: CatalogView | null, 
   // catalogue also holds the MPN as the line writes it: then the others ("SMF60CA" for "SMF6.0CA") are
   // other parts, KEY_ONLY_CONFIDENCE and not exact.
   const written = mpnIdentity(line.query);
-  const asWritten = [...exactIds].filter((id) => parts.get(id) && mpnIdentity(parts.get(id)!.mpn) === written);
-  if (asWritten.length > 0 && asWritten.length < exactIds.size) {
-    for (const id of exactIds) if (!asWritten.includes(id)) base.set(id, KEY_ONLY_CONFIDENCE);
-    exactIds = new Set(asWritten);
+  const asWritten = new Set([...exactIds].filter((id) => parts.get(id) && mpnIdentity(parts.get(id)!.mpn) === written));
+  if (asWritten.size > 0 && asWritten.size < exactIds.size) {
+    for (const id of exactIds) if (!asWritten.has(id)) base.set(id, KEY_ONLY_CONFIDENCE);
+    exactIds = asWritten;
   }
   const scored: MatchCandidate[] = [];
   for (const id of ids) {

@@ -5,7 +5,7 @@
  * packageExact). The relevance measure (src/relevance) judges parts by the same functions.
  */
 import type { PartRecord } from '../catalog/part.ts';
-import { holdsExactValue, holdsValue, meetsTarget, readings, satisfies, satisfiesLoosely } from './spec-match.ts';
+import { holdsExactValue, holdsValue, meetsTarget, readings } from './spec-match.ts';
 import { packageForms } from './spec-vocabulary.ts';
 import type { QueryUnderstanding } from './understand.ts';
 
@@ -16,19 +16,10 @@ export function constraintCount(u: QueryUnderstanding): number {
 
 /**
  * Which of the parsed constraints a part satisfies, in constraintCount's order (spec constraints, value
- * constraints, the packages). `loose` (ranking) also accepts a quantity held under a spec name the
- * vocabulary does not know (satisfiesLoosely); the relevance measure keeps the strict reading.
+ * constraints, the packages), in both readings at once (each constraint evaluated once): `strict`
+ * (satisfies; the relevance measure's), and `loose` (ranking's: also a quantity held under a spec name the
+ * vocabulary does not know, satisfiesLoosely).
  */
-export function constraintChecks(u: QueryUnderstanding, p: PartRecord, loose = false): boolean[] {
-  const check = loose ? satisfiesLoosely : satisfies;
-  const checks: boolean[] = [];
-  for (const c of u.specs) checks.push(check(p.specs, c));
-  for (const c of u.values) checks.push(check(p.specs, c));
-  if (u.packages.length) checks.push(meetsPackage(u, p));
-  return checks;
-}
-
-/** constraintChecks in both readings at once (each constraint evaluated once): `strict`, and `loose` as ranking reads them. */
 export function constraintReadings(u: QueryUnderstanding, p: PartRecord): { strict: boolean[]; loose: boolean[] } {
   const strict: boolean[] = [];
   const loose: boolean[] = [];
@@ -45,15 +36,20 @@ export function constraintReadings(u: QueryUnderstanding, p: PartRecord): { stri
   return { strict, loose };
 }
 
-/** Fraction of the parsed constraints a part satisfies (1 when there are none); `loose` as constraintChecks. */
+/** Fraction of the parsed constraints a part satisfies (1 when there are none); `loose` as constraintReadings. */
 export function constraintScore(u: QueryUnderstanding, p: PartRecord, loose = false): number {
-  const checks = constraintChecks(u, p, loose);
+  const r = constraintReadings(u, p);
+  return shareMet(loose ? r.loose : r.strict);
+}
+
+/** Fraction of checks that hold (1 when there are none). */
+export function shareMet(checks: readonly boolean[]): number {
   return checks.length ? checks.filter(Boolean).length / checks.length : 1;
 }
 
 /**
  * How much each constraint says, from how few of the candidates meet it: log((n + 2) / (met + 1)) over n
- * candidates' constraintChecks. Between two parts meeting as many constraints, the one meeting the rarer
+ * candidates' constraint readings. Between two parts meeting as many constraints, the one meeting the rarer
  * ones is the more specific answer ("16MHz crystal 20pF": among crystals many have a 20 pF load, few
  * run at 16 MHz, so a 16 MHz / 9 pF crystal ranks before a 25 MHz / 20 pF one).
  */

@@ -50,21 +50,25 @@ const alive = (c: Claim): boolean => {
   return !c.proc || procStart(c.pid) === c.proc;
 };
 
+/** The claim the file holds, if any. */
+function heldClaim(db: Database.Database): Claim | null {
+  const held = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'").get();
+  return held ? (JSON.parse(held.value) as Claim) : null;
+}
+
 /** Gives up whatever claim the file holds (`partsearch ingest --break-lock`: a claim of another host that is gone). */
 export function breakLoadClaim(db: Database.Database): Claim | null {
-  const held = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'").get();
+  const c = heldClaim(db);
   db.prepare("DELETE FROM engine_meta WHERE key = 'loading'").run();
-  return held ? (JSON.parse(held.value) as Claim) : null;
+  return c;
 }
 
 /** Claims `db` for a load and sweeps stray versions; `release` gives the claim up (finish or abort). */
 export function claimLoad(db: Database.Database, file: string): { swept: string[]; release(): void } {
   const mine: Claim = { pid: process.pid, host: os.hostname(), started_at: new Date().toISOString(), proc: procStart(process.pid) };
-  const get = db.prepare<[], { value: string }>("SELECT value FROM engine_meta WHERE key = 'loading'");
   db.transaction(() => {
-    const held = get.get();
-    if (held) {
-      const c = JSON.parse(held.value) as Claim;
+    const c = heldClaim(db);
+    if (c) {
       // This very process too: a load of its own is still running (claims are released on finish and abort).
       if (c.host !== mine.host || alive(c)) {
         throw new LoadBusyError(

@@ -7,6 +7,7 @@
 import { legacySlug, mpnSlug } from '../../catalog/mpn.ts';
 import { legacyIds, partId } from '../../catalog/normalise.ts';
 import type { PartRecord } from '../../catalog/part.ts';
+import type { CatalogView } from '../../catalog/view.ts';
 import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
@@ -24,8 +25,8 @@ const LEGACY_SCAN_MAX = 10_000;
  */
 export function partResolver(s: AppServices): (manufacturer: string, mpn: string) => Promise<{ part: PartRecord; canonical: boolean } | null> {
   /** Manufacturer slug as given, or the canonical one it resolves to (case, alias), from the cached snapshot. */
-  async function canonicalManufacturer(given: string): Promise<string | null> {
-    const registry = (await s.catalog.get())?.manufacturers;
+  function canonicalManufacturer(view: CatalogView | null, given: string): string | null {
+    const registry = view?.manufacturers;
     if (!registry) return null;
     if (registry.get(given)) return given;
     return registry.get(given.toLowerCase())?.slug ?? registry.lookup(given.replace(/-/g, ' '))?.slug ?? null;
@@ -38,11 +39,11 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
    * every slug when the maker's escaped slugs were not all read.
    */
   async function oldSlugPart(mfr: string, slug: string, anyCase: boolean): Promise<PartRecord | null> {
-    // Before its first "_" an old slug is the escaped slug itself (escapes became "_"): only slugs with
-    // that prefix, in any case, can be it. A fallback for what would be a 404: should the engine refuse
-    // the lookup (an OpenSearch cluster that disallows wildcard queries), the answer stays the 404.
-    // An old slug holds no "~" (escapes were written "_"). The prefix goes in lower case, so that both
-    // engines fold it alike (SQLite's LIKE folds ASCII only; "\u212A", the Kelvin sign, is "k").
+    // Escapes were written "_", so an old slug holds no "~", and before its first "_" it is the escaped
+    // slug itself: only slugs with that prefix, in any case, can be it. The prefix goes in lower case, so
+    // that both engines fold it alike (SQLite's LIKE folds ASCII only; "\u212A", the Kelvin sign, is "k").
+    // A fallback for what would be a 404: should the engine refuse the lookup (an OpenSearch cluster that
+    // disallows wildcard queries), the answer stays the 404.
     if (slug.includes('~')) return null;
     const escaped = await s.engine.escapedSlugs(mfr, slug.slice(0, slug.indexOf('_')).toLowerCase(), LEGACY_SCAN_MAX).catch(() => null);
     if (!escaped || escaped.length >= LEGACY_SCAN_MAX) return null;
@@ -54,7 +55,8 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
   }
 
   return async (manufacturer, mpn) => {
-    const mfr = await canonicalManufacturer(manufacturer);
+    const view = await s.catalog.get();
+    const mfr = canonicalManufacturer(view, manufacturer);
     let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
     let asWritten = false;
     if (mfr && !found?.exact && mpn.includes('_')) {
@@ -64,8 +66,7 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
     if (mfr && !found && mpnSlug(mpn) !== mpn) {
       // By its identity, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
       // slug escapes Ω's bytes, not ω's).
-      const legacy = legacyIds((await s.catalog.get())?.meta.features);
-      const [part] = await s.engine.getParts([partId(mfr, mpn, legacy)]);
+      const [part] = await s.engine.getParts([partId(mfr, mpn, legacyIds(view?.meta.features))]);
       if (part) found = { part, exact: false };
       asWritten = true;
     }
