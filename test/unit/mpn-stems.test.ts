@@ -23,9 +23,11 @@ const MPNS = [
   'IRLML6344T',
   'SMF6.0CA',
   'SMF60CA',
+  'SMBJ6.0A',
+  'SMBJ60A',
 ];
 /** Stock per MPN (more stock ranks first within a tier): 2N7002 is the better stocked. */
-const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10, SMF60CA: 1000 };
+const STOCK: Record<string, number> = { LM358D: 5000, '2N7002': 100000, '2N7002T': 10, SMF60CA: 1000, 'SMBJ6.0A': 1000 };
 function catalogue() {
   const file = path.join(tempDir(), 'parts.jsonl');
   const offers = (mpn: string) => [{ distributor: 'D', currency: 'USD', stock: STOCK[mpn] ?? 1, price_breaks: [[1, 0.1]] }];
@@ -85,6 +87,8 @@ describe.each(API_ENGINES)('MPN search and packaging suffixes on %s', (engineKin
   it('lists the MPN as the query writes it first among parts sharing its search key, whatever their stock', async () => {
     expect(await mpns('SMF6.0CA')).toEqual(['SMF6.0CA', 'SMF60CA']);
     expect(await mpns('smf60ca')).toEqual(['SMF60CA', 'SMF6.0CA']);
+    // the other way round, against stock: SMBJ6.0A is the better stocked
+    expect(await mpns('smbj60a')).toEqual(['SMBJ60A', 'SMBJ6.0A']);
   });
 
   it('matches the MPN as written exactly, and another part sharing its search key below it, not exact', async () => {
