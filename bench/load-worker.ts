@@ -1,5 +1,10 @@
-/** Child process entry: argv[2] is a JSON {url, headers, concurrency, seconds}; prints the LoadResult as JSON. */
+/** Child process entry (bench/load.ts startLoadWorker): each IPC message is a runLoad's options; the answer is its LoadResult, or {error}. */
 import { runLoad } from './load.ts';
 
-const opts = JSON.parse(process.argv[2]!) as Parameters<typeof runLoad>[0];
-process.stdout.write(`${JSON.stringify(await runLoad(opts))}\n`);
+process.on('message', (opts: Parameters<typeof runLoad>[0]) => {
+  runLoad(opts).then(
+    (r) => process.send!(r),
+    (e: unknown) => process.send!({ error: e instanceof Error ? e.message : String(e) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

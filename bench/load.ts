@@ -4,10 +4,9 @@
  * latency percentiles. Run it in its own process (bench/load-worker.ts) so it does not share the
  * server's event loop.
  */
-import { execFile } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 export interface LoadResult {
   requests: number;
@@ -80,17 +79,56 @@ export async function runLoad(opts: {
   };
 }
 
+/** A load generator in its own process that stays up between runs (no process start per phase). */
+export interface LoadWorker {
+  run(opts: Parameters<typeof runLoad>[0], anyStatus?: boolean): Promise<LoadResult>;
+  close(): void;
+}
+
 /**
- * runLoad in a child process (bench/load-worker.ts), so that the load does not share the server's event
- * loop. Requests without an answer stop the benchmark with what failed (a figure over failures would
- * measure the failures); so do answers other than 200 unless `anyStatus`.
+ * Starts bench/load-worker.ts as a child process, so that the load does not share the server's event
+ * loop; each `run` sends it one runLoad's options and gets its LoadResult back. Requests without an
+ * answer stop the benchmark with what failed (a figure over failures would measure the failures); so
+ * do answers other than 200 unless `anyStatus`.
  */
+export function startLoadWorker(): LoadWorker {
+  const child = fork(path.join(import.meta.dirname, 'load-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let waiting: { resolve: (r: LoadResult) => void; reject: (e: Error) => void } | null = null;
+  child.on('message', (m) => {
+    const w = waiting;
+    waiting = null;
+    if (m && typeof m === 'object' && 'error' in m) w?.reject(new Error(`load worker: ${String(m.error)}`));
+    else w?.resolve(m as LoadResult);
+  });
+  child.on('exit', (code) => {
+    const w = waiting;
+    waiting = null;
+    w?.reject(new Error(`load worker exited with ${code}`));
+  });
+  return {
+    async run(opts, anyStatus = false) {
+      if (waiting) throw new Error('load worker: one run at a time');
+      const r = await new Promise<LoadResult>((resolve, reject) => {
+        waiting = { resolve, reject };
+        child.send(opts);
+      });
+      if (Object.keys(r.errors).length || (!anyStatus && Object.keys(r.statuses).some((k) => k !== '200'))) {
+        throw new Error(`${opts.url}: answers ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
+      }
+      return r;
+    },
+    close() {
+      child.disconnect();
+    },
+  };
+}
+
+/** One run in a load worker of its own (see startLoadWorker). */
 export async function runLoadInChild(opts: Parameters<typeof runLoad>[0], anyStatus = false): Promise<LoadResult> {
-  const worker = path.join(import.meta.dirname, 'load-worker.ts');
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', worker, JSON.stringify(opts)], { encoding: 'utf8' });
-  const r = JSON.parse(stdout.trim()) as LoadResult;
-  if (Object.keys(r.errors).length || (!anyStatus && Object.keys(r.statuses).some((k) => k !== '200'))) {
-    throw new Error(`${opts.url}: answers ${JSON.stringify(r.statuses)}, connection errors ${JSON.stringify(r.errors)}`);
+  const worker = startLoadWorker();
+  try {
+    return await worker.run(opts, anyStatus);
+  } finally {
+    worker.close();
   }
-  return r;
 }

@@ -2,13 +2,16 @@
  * Overhead of the auth + throttle + metering middleware (issue 3) on a cheap route, per adapter:
  * requests/s of a bare public route and of the same handler behind the guard (valid key,
  * capability, throttle hit, monthly request count, a metered debit of one part record at
- * --price-usd, default 0.002: a ledger entry per request; 0 records usage only), measured
- * alternately in the same run against the same server: each round runs both, in alternating order,
- * and the ratio is the median of the rounds' guarded/bare (the machine's speed drifts between rounds). Goals: guarded/bare >= 0.8 with SQLite,
- * >= 0.6 with Redis. Also the server's own CPU time per request in each phase (the load generator
- * runs in a child process, so on 2 cores req/s is partly bound by the client).
+ * --price-usd, default 0.002: ledger entries are written; 0 records usage only), measured
+ * alternately in the same run against the same server. Each round runs both routes for --seconds,
+ * in alternating order, and the ratio is the median of the rounds' own guarded/bare: this host's
+ * speed swings from one few-second stretch to the next, so many short rounds (15 of 1.5 s by
+ * default) give a steadier ratio than a few long ones. Goals: guarded/bare >= 0.8 with SQLite,
+ * >= 0.6 with Redis. Also the server's own CPU time per request in each phase. The load generator
+ * is one child process for the whole run (bench/load.ts startLoadWorker), so on 2 cores req/s is
+ * partly bound by the client.
  *
- *   npx tsx bench/middleware.ts [--adapter sqlite|redis|all] [--seconds 5] [--concurrency 32] [--rounds 5] [--price-usd 0.002]
+ *   npx tsx bench/middleware.ts [--adapter sqlite|redis|all] [--seconds 1.5] [--concurrency 32] [--rounds 15] [--price-usd 0.002]
  *
  * Redis runs need REDIS_URL.
  */
@@ -26,15 +29,15 @@ import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/http/services.ts';
 import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
-import { runLoadInChild } from './load.ts';
+import { startLoadWorker } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     adapter: { type: 'string', default: 'all' },
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '1.5' },
     concurrency: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '15' },
     'price-usd': { type: 'string', default: '0.002' },
   },
 });
@@ -71,9 +74,10 @@ function benchRoutes(): RouteSpec[] {
   ];
 }
 
-/** The load generator in a child process (asynchronously: the server shares this event loop). */
+/** The load generator, in a child process that stays up for the whole run (the server shares this event loop). */
+const worker = startLoadWorker();
 async function load(url: string, headers: Record<string, string>) {
-  return runLoadInChild({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) });
+  return worker.run({ url, headers, concurrency: Number(values.concurrency), seconds: Number(values.seconds) });
 }
 
 const results: Record<string, unknown> = {
@@ -180,5 +184,6 @@ for (const adapter of adapters) {
   if (adapter === 'redis') await purgeRedisPrefix(process.env.REDIS_URL!, prefix);
   fs.rmSync(dir, { recursive: true, force: true });
 }
+worker.close();
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench', 'results', 'middleware.json'), `${JSON.stringify(results, null, 2)}\n`);
