@@ -83,12 +83,18 @@ function valueAt(data: unknown, loc: (string | number)[]): unknown {
 export const INPUT_ECHO_CHARS = 1_000;
 const INPUT_ECHO_ITEMS = 100;
 
+/** A rejected numeric query string, held in place of the value so that ajv reports its type (and the input is echoed as sent). */
+class RejectedText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * The rejected value as echoed back: a long string cut to INPUT_ECHO_CHARS (ending in "…"), a long
  * array to its first INPUT_ECHO_ITEMS, and any other value whose JSON is longer than INPUT_ECHO_CHARS
  * left out, so that a 2 MB field does not come back as a 2 MB error.
  */
 function clipInput(v: unknown): unknown {
+  if (v instanceof RejectedText) v = v.text;
   if (typeof v === 'string') return v.length > INPUT_ECHO_CHARS ? `${v.slice(0, INPUT_ECHO_CHARS)}…` : v;
   if (Array.isArray(v) && v.length > INPUT_ECHO_ITEMS) v = v.slice(0, INPUT_ECHO_ITEMS);
   if (v !== null && typeof v === 'object' && JSON.stringify(v).length > INPUT_ECHO_CHARS) return undefined;
@@ -146,19 +152,39 @@ const BOOLEAN_WORDS: ReadonlyMap<string, string> = new Map([
   ['false', 'false'],
 ]);
 
+/** Query-string spellings of numbers: plain decimal only ("0x10", "1e1", "" and "Infinity" are not numbers here). */
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /** A validating function for one request part: returns the (coerced, defaulted) data or throws 422. */
 export function compileValidator(part: RequestPart, schema: JsonSchema): Validator {
   const ajv = part === 'body' ? bodyAjv : queryAjv;
   const fn: ValidateFunction = ajv.compile(schema);
-  // Boolean query parameters also take 1/0, yes/no, on/off in any case (ajv coerces only "true"/"false").
   const props = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  const booleans = part === 'query' ? Object.keys(props).filter((k) => props[k]!.type === 'boolean') : [];
+  const ofType = (t: string) => (part === 'query' ? Object.keys(props).filter((k) => props[k]!.type === t) : []);
+  // Boolean query parameters also take 1/0, yes/no, on/off in any case (ajv coerces only "true"/"false").
+  const booleans = ofType('boolean');
+  // ajv would read any string JavaScript's Number() reads ("0x10" as 16, " 10", "1e1" as an integer).
+  const numerics = [...ofType('integer').map((k) => [k, INTEGER_TEXT] as const), ...ofType('number').map((k) => [k, NUMBER_TEXT] as const)];
+  // An array parameter may also come as `name[]=a&name[]=b` (how axios and PHP-style clients repeat a parameter).
+  const arrays = ofType('array');
   return (data: unknown) => {
+    const q = data as Record<string, unknown>;
+    for (const k of arrays) {
+      const bracketed = q[`${k}[]`];
+      if (bracketed === undefined) continue;
+      q[k] = [...(q[k] === undefined ? [] : [q[k]].flat()), ...[bracketed].flat()];
+      delete q[`${k}[]`];
+    }
     for (const k of booleans) {
-      const q = data as Record<string, unknown>;
       if (typeof q[k] === 'string') q[k] = BOOLEAN_WORDS.get((q[k] as string).toLowerCase()) ?? q[k];
     }
-    if (!fn(data)) throw validationError(toDetail(part, fn.errors ?? [], data));
+    for (const [k, text] of numerics) {
+      if (typeof q[k] === 'string' && !text.test(q[k] as string)) q[k] = new RejectedText(q[k] as string);
+    }
+    if (!fn(data)) {
+      throw validationError(toDetail(part, fn.errors ?? [], data));
+    }
     return data;
   };
 }

@@ -71,6 +71,12 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     const obsolete = await search('mosfet', '&part_status=obsolete&part_status=nrnd');
     expect(obsolete.body.results.map((r: any) => r.mpn)).toContain('AO3400A');
     for (const r of obsolete.body.results) expect(['obsolete', 'nrnd']).toContain(r.part_status);
+    // The bracketed spelling of a repeated parameter (axios, PHP-style clients) means the same.
+    const bracketed = await search('mosfet', '&part_status[]=obsolete&part_status%5B%5D=nrnd');
+    expect(bracketed.body.results.map((r: any) => r.id)).toEqual(obsolete.body.results.map((r: any) => r.id));
+    expect((await search('mosfet', '&part_status[]=retired')).body.detail).toMatchObject([
+      { loc: ['query', 'part_status', 0], type: 'enum', input: 'retired' },
+    ]);
   });
 
   it('answers no match with hits 0 and bad parameters with 422', async () => {
@@ -82,6 +88,13 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
       ['query', 'part_status', 0],
     ]);
     expect((await t.api.get('/v1/parts/agentic-search', t.secret)).status).toBe(422);
+  });
+
+  it.each(['0x10', '1e1', '', '3.0', 'Infinity', '10abc'])('rejects limit=%j: integers are plain decimal digits', async (limit) => {
+    const bad = await search('resistor', `&limit=${encodeURIComponent(limit)}`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([{ loc: ['query', 'limit'], msg: 'Input should be of type integer', type: 'int_parsing', input: limit }]);
+    expect((await search('resistor', '&limit=-0002')).body.detail[0]).toMatchObject({ loc: ['query', 'limit'], type: 'greater_than_equal', input: -2 });
   });
 
   it('never fails on odd input', async () => {
