@@ -51,9 +51,10 @@ export interface SqliteEngineOptions {
   vectorIndexMin?: number;
   /**
    * Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts
-   * (facets), ranked text under filters (text-rank.ts: ranked windows, or the plain join).
+   * (facets), ranked text under filters (text-rank.ts: ranked windows, or the plain join), BM25 from the
+   * postings table where the version has one or from FTS5 (postings.ts).
    */
-  plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan'; textRank?: TextRankPlan };
+  plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan'; textRank?: TextRankPlan; bm25?: 'postings' | 'fts5' };
   /** Parsed records kept for reuse (records.ts RecordCache; default DEFAULT_RECORD_CACHE, 0 keeps none). */
   recordCacheSize?: number;
 }
@@ -126,7 +127,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (!s) stmts.set(sql, (s = db.prepare(sql)));
     return s;
   }
-  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank);
+  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
@@ -158,7 +159,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
         () =>
           (
             stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
-              match,
+              match.expr,
               ...f.params,
             ) as { n: number }
           ).n,
@@ -223,7 +224,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (!match) return null;
     return {
       sql: `SELECT p.rowid AS r FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,
-      params: [match, ...f.params],
+      params: [match.expr, ...f.params],
     };
   }
 

@@ -8,6 +8,7 @@ import type { FilterSql } from './filters.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
+import { createPostingsScorer, type ScoredQuery } from './postings.ts';
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
 /**
@@ -34,12 +35,20 @@ export interface CommonWordBounds {
  */
 export type TextRankPlan = 'windows' | 'join';
 
+/** A query's FTS5 MATCH expression, with its phrases in expression order and the phrases a row must hold one of (postings.ts). */
+export interface TextMatch extends ScoredQuery {
+  expr: string;
+}
+
 export function createTextRanking(
   db: Database.Database,
   stmt: (sql: string) => Database.Statement,
   commonWord?: CommonWordBounds,
   plan: TextRankPlan = 'windows',
+  /** Whether BM25 may be computed from the postings table where a version has one (postings.ts); tests compare both. */
+  usePostings = true,
 ) {
+  const postings = createPostingsScorer(db);
   /** Size and document frequencies of query words of one index version (see textMatch), read on first use. */
   let stats: { fts: string; docCount: number; docFreq: Map<string, number> } | null = null;
   const versionStats = (t: VersionTables) => {
@@ -60,12 +69,16 @@ export function createTextRanking(
    * the rare terms twice). Document frequencies come from an fts5vocab table, cached per version (a
    * phrase counts as its rarest word). Search and facets use the same match.
    */
-  function textMatch(t: VersionTables, text: string): string | null {
+  function textMatch(t: VersionTables, text: string): TextMatch | null {
     const terms = textTerms(text);
-    if (terms.length < 2) return orMatch(terms);
+    const anyOf = (): TextMatch | null => {
+      const expr = orMatch(terms);
+      return expr === null ? null : { expr, phrases: terms, select: terms };
+    };
+    if (terms.length < 2) return anyOf();
     const v = versionStats(t);
     const common = Math.max(commonWord?.parts ?? COMMON_WORD_PARTS, (commonWord?.share ?? COMMON_WORD_SHARE) * v.docCount);
-    if (v.docCount <= common) return orMatch(terms);
+    if (v.docCount <= common) return anyOf();
     const df = (w: string) => {
       let n = v.docFreq.get(w);
       if (n === undefined) {
@@ -77,8 +90,9 @@ export function createTextRanking(
     };
     // A phrase is in at most as many parts as its rarest word.
     const rare = terms.filter((term) => Math.min(...term.map(df)) <= common);
-    if (rare.length === 0 || rare.length === terms.length) return orMatch(terms);
-    return `(${orMatch(rare)}) AND (${orMatch(terms)})`;
+    if (rare.length === 0 || rare.length === terms.length) return anyOf();
+    // FTS5 numbers the phrases left to right: the rare ones, then every one (so bm25 counts the rare ones twice).
+    return { expr: `(${orMatch(rare)}) AND (${orMatch(terms)})`, phrases: [...rare, ...terms], select: rare };
   }
 
   /**
@@ -96,13 +110,13 @@ export function createTextRanking(
    * at all (fewerPass), the windows cannot fill and the plain join runs at once. Every path answers
    * exactly what the plain join answers (test/unit/sqlite-plans.test.ts forces both).
    */
-  function rankedText(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] {
+  function rankedText(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] {
     const hits = plan === 'windows' && !fewerPass(t, f, k) ? windowed(t, match, f, k) : null;
     if (hits) return hits;
     // Selective filters: join every match and let SQLite filter before it sorts.
     return stmt(
       `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score, p.category AS category FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
-    ).all(match, ...f.params, k) as TextHit[];
+    ).all(match.expr, ...f.params, k) as TextHit[];
   }
 
   /**
@@ -123,15 +137,27 @@ export function createTextRanking(
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
-  function windowed(t: VersionTables, match: string, f: FilterSql, k: number): TextHit[] | null {
-    const top = stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`);
-    const tiedAt = stmt(`SELECT rowid AS r FROM ${t.fts} WHERE ${t.fts} MATCH ? AND bm25(${t.fts}, ${BM25_WEIGHTS}) = ?`);
+  function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] | null {
+    // Every matching row's score at once from the postings when the version has them (postings.ts),
+    // else FTS5's ranked windows.
+    const scored = usePostings ? postings.score(t, match) : null;
+    const top = scored
+      ? (n: number) => scored.top(n)
+      : (n: number) =>
+          stmt(`SELECT rowid AS r, bm25(${t.fts}, ${BM25_WEIGHTS}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`).all(match.expr, n) as {
+            r: number;
+            s: number;
+          }[];
+    const tiedAt = scored
+      ? (cut: number) => scored.tied(cut)
+      : (cut: number) =>
+          stmt(`SELECT rowid AS r FROM ${t.fts} WHERE ${t.fts} MATCH ? AND bm25(${t.fts}, ${BM25_WEIGHTS}) = ?`).all(match.expr, cut) as { r: number }[];
     // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters.
     const pick = stmt(
       `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
     );
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
-      const rows = top.all(match, n) as { r: number; s: number }[];
+      const rows = top(n);
       const complete = rows.length < n;
       const cut = complete ? Infinity : rows[rows.length - 1]!.s;
       const score = new Map(rows.map((x) => [x.r, x.s]));
@@ -152,7 +178,7 @@ export function createTextRanking(
       // description template score alike: "10k 0603 1% resistor", 90 rows better than the 200th and
       // 140 tied with it). Every row at that score, read once, completes the answer exactly.
       if (passed.length >= k) {
-        const tied = tiedAt.all(match, cut) as { r: number }[];
+        const tied = tiedAt(cut);
         const atCut = pick.all(JSON.stringify(tied.map((x) => x.r)), ...f.params) as { id: number; category: string | null }[];
         return best([...kept, ...atCut.map((x) => ({ id: x.id, category: x.category, s: cut }))]);
       }
