@@ -52,7 +52,7 @@ export interface SqliteEngineOptions {
   /**
    * Plan choices forced for tests (default 'auto'): broad list/spec sets (broadSets), facet counts
    * (facets), ranked text under filters (text-rank.ts: ranked windows, or the plain join), BM25 from the
-   * postings table where the version has one or from FTS5 (postings.ts).
+   * postings read from the FTS index or by FTS5's bm25() (postings.ts).
    */
   plans?: { broadSets?: 'auto' | 'always' | 'never'; facetCounts?: 'auto' | 'seek' | 'scan'; textRank?: TextRankPlan; bm25?: 'postings' | 'fts5' };
   /** Parsed records kept for reuse (records.ts RecordCache; default DEFAULT_RECORD_CACHE, 0 keeps none). */

@@ -15,7 +15,6 @@ import { IdMap } from '../../catalog/id-set.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
 import { priceBands } from '../../catalog/prices.ts';
 import type { WriteFailure } from '../port.ts';
-import { buildPostings } from './postings.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { recordJson } from './records.ts';
 import { ftsRow } from './text.ts';
@@ -185,9 +184,6 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       }
     }
     db.exec(lateIndexDdl(version));
-    const t2 = performance.now();
-    const words = buildPostings(db, t);
-    trace(`BM25 postings of ${words} words ${((performance.now() - t2) / 1000).toFixed(1)} s`);
     // Statistics for the query planner, sampled (analysis_limit: milliseconds, not a pass over every
     // index): without them SQLite walked the (status, stock) index for a filter-only search over a small
     // list or spec set (3 ms) instead of reading the set's rows (0.5 ms).

@@ -1,28 +1,27 @@
 /**
  * BM25 of the SQLite adapter without FTS5's per-row scoring: FTS5 computes bm25() for every row that
  * matches a query (about 1 µs a row) before it sorts them, and an OR over a few common words ("red
- * led 0603") matches thousands of rows. The postings table holds, per word of a version's full-text
- * index, the rows that contain it and the word's weighted frequency in each (the BM25 column weights
- * applied), read from FTS5's own index at the end of a load (fts5vocab 'instance'); row lengths and
- * the catalogue totals come from FTS5's docsize and averages records. A query's scores are then
- * accumulated over typed arrays, word by word, and equal FTS5's bm25() (same formula, same inputs,
- * same order of additions; only `log` is JavaScript's), so the ranking is unchanged.
+ * led 0603") matches thousands of rows. Here each query word's postings (the rows holding it and its
+ * weighted frequency in each, the BM25 column weights applied) are read once from FTS5's own index
+ * (fts5vocab 'instance', looked up by term) and kept per version, with the row lengths and totals of
+ * FTS5's docsize and averages records (read on first use). A query's scores are then summed over
+ * typed arrays, word by word, and equal FTS5's bm25() (same formula, same inputs, same order of
+ * additions; only `log` is JavaScript's), so the ranking is unchanged.
  *
  * Used for queries whose terms are all single ASCII words (letters, digits, inner dots: what FTS5's
- * tokenizer keeps whole); a phrase ("sot-23-5") or a word with other characters ("10µF") goes to
- * FTS5 as before, and so does every query on a version loaded before this table existed.
+ * tokenizer keeps whole); a phrase ("sot-23-5") or a word with other characters ("10µF") goes to FTS5.
+ * A word's first use reads its postings (about 1 µs per occurrence in the catalogue, like one FTS5
+ * scoring of it); the kept postings are bounded (CACHE_ENTRIES), the most recently used kept.
  */
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 
 const K1 = 1.2;
 const B = 0.75;
-/** Decoded posting lists kept per version (the words of recent queries). */
-const CACHE_WORDS = 4_096;
+/** Postings entries (rows) kept per version, over all words: 8 bytes each. */
+const CACHE_ENTRIES = 8_000_000;
 /** A word FTS5's unicode61 tokenizer (remove_diacritics 2, tokenchars '.') returns unchanged as one token. */
 const PLAIN_WORD = /^[a-z0-9]+(?:\.[a-z0-9]+)*$/;
-/** The postings row holding the row lengths (index: rowid) and [row count, token count]: no word is empty. */
-const TOTALS_KEY = '';
 
 /** The query as FTS5 scores it: its phrases in expression order, and the phrases a row must hold one of. */
 export interface ScoredQuery {
@@ -114,103 +113,45 @@ function sumVarints(buf: Uint8Array): number {
   return total;
 }
 
-const asBlob = (a: Int32Array | Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-/**
- * Writes the postings table of a loaded version from its FTS5 index (after the last FTS chunk).
- * Returns the number of words.
- */
-export function buildPostings(db: Database.Database, t: VersionTables): number {
-  const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
-  db.exec(`DROP TABLE IF EXISTS ${t.postings}; CREATE TABLE ${t.postings} (term TEXT PRIMARY KEY, rows BLOB NOT NULL, freqs BLOB NOT NULL) WITHOUT ROWID;`);
-  const vocab = `temp.${t.fts}_instances`;
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${t.fts}, 'instance')`);
-  const insert = db.prepare(`INSERT INTO ${t.postings} (term, rows, freqs) VALUES (?, ?, ?)`);
-  // Averages record (id 1 of the data table): the row count, then each column's token count.
-  const averages = db.prepare(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
-  let rowCount = 0;
-  let tokenCount = 0;
-  if (averages) {
-    const [n, used] = readVarint(averages, 0);
-    rowCount = n;
-    tokenCount = sumVarints(averages.subarray(used));
-  }
-  const maxRowid = (db.prepare(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
-  const lengths = new Int32Array(maxRowid + 1);
-  for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
-  insert.run(TOTALS_KEY, asBlob(lengths), asBlob(new Float64Array([rowCount, tokenCount])));
-
-  // Read whole, then written (no writes while a statement iterates): the (row, frequency) pairs in
-  // growing typed arrays, each word's run starting at starts[i].
-  const terms: string[] = [];
-  const starts: number[] = [];
-  let rows = new Int32Array(1 << 16);
-  let freqs = new Float32Array(1 << 16);
-  let n = 0;
-  // Ordered by term, then row (the index's order).
-  for (const [word, doc, col] of db.prepare(`SELECT term, doc, col FROM ${vocab}`).raw().iterate() as Iterable<[string, number, string]>) {
-    const w = weight.get(col) ?? 1;
-    if (word !== terms[terms.length - 1]) {
-      terms.push(word);
-      starts.push(n);
-    } else if (rows[n - 1] === doc) {
-      freqs[n - 1]! += w;
-      continue;
-    }
-    if (n === rows.length) {
-      const grown = new Int32Array(n * 2);
-      grown.set(rows);
-      rows = grown;
-      const grownF = new Float32Array(n * 2);
-      grownF.set(freqs);
-      freqs = grownF;
-    }
-    rows[n] = doc;
-    freqs[n] = w;
-    n++;
-  }
-  starts.push(n);
-  for (let i = 0; i < terms.length; i++)
-    insert.run(terms[i], asBlob(rows.subarray(starts[i], starts[i + 1])), asBlob(freqs.subarray(starts[i], starts[i + 1])));
-  const words = terms.length;
-  db.exec(`DROP TABLE IF EXISTS ${vocab}`);
-  return words;
-}
-
 interface VersionPostings {
-  postings: string;
+  fts: string;
+  instances: string;
   lengths: Int32Array;
   rowCount: number;
   avgdl: number;
+  /** Kept postings, least recently used first, and their total entries. */
   words: Map<string, { rows: Int32Array; freqs: Float32Array }>;
+  entries: number;
   /** Scratch per row: scores, and the query that last marked the row a candidate. */
   acc: Float64Array;
   mark: Int32Array;
   stamp: number;
 }
 
-export function createPostingsScorer(db: Database.Database) {
+export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE_ENTRIES) {
+  const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
   let current: VersionPostings | null = null;
-  /** Versions found without a postings table (loaded before it existed). */
-  const absent = new Set<string>();
 
   function versionOf(t: VersionTables): VersionPostings | null {
-    if (current?.postings === t.postings) return current;
-    if (absent.has(t.postings)) return null;
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t.postings)) {
-      absent.add(t.postings);
-      return null;
-    }
-    const totals = db.prepare(`SELECT rows, freqs FROM ${t.postings} WHERE term = ?`).get(TOTALS_KEY) as { rows: Buffer; freqs: Buffer } | undefined;
-    if (!totals) return null;
-    const lengths = new Int32Array(totals.rows.buffer.slice(totals.rows.byteOffset, totals.rows.byteOffset + totals.rows.byteLength));
-    const [rowCount, tokenCount] = new Float64Array(totals.freqs.buffer.slice(totals.freqs.byteOffset, totals.freqs.byteOffset + totals.freqs.byteLength));
+    if (current?.fts === t.fts) return current;
+    // Averages record (id 1 of the data table): the row count, then each column's token count.
+    const averages = db.prepare(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
+    if (!averages) return null;
+    const [rowCount, used] = readVarint(averages, 0);
+    const tokenCount = sumVarints(averages.subarray(used));
+    const maxRowid = (db.prepare(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
+    const lengths = new Int32Array(maxRowid + 1);
+    for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
+    const instances = `temp.${t.fts}_instances`;
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
     current = {
-      postings: t.postings,
+      fts: t.fts,
+      instances,
       lengths,
-      rowCount: rowCount!,
-      avgdl: tokenCount! / rowCount!,
+      rowCount: Math.max(1, rowCount),
+      avgdl: tokenCount / Math.max(1, rowCount),
       words: new Map(),
+      entries: 0,
       acc: new Float64Array(lengths.length),
       mark: new Int32Array(lengths.length),
       stamp: 0,
@@ -218,23 +159,38 @@ export function createPostingsScorer(db: Database.Database) {
     return current;
   }
 
+  /** A word's rows (ascending) and weighted frequencies, from the index's occurrences of it (ordered by row). */
   function postingsOf(v: VersionPostings, word: string) {
     let p = v.words.get(word);
-    if (!p) {
-      const row = db.prepare(`SELECT rows, freqs FROM ${v.postings} WHERE term = ?`).get(word) as { rows: Buffer; freqs: Buffer } | undefined;
-      // Copies: a Buffer from SQLite may share a pooled ArrayBuffer at an offset no typed array of 4-byte items can start at.
-      p = row
-        ? { rows: new Int32Array(Uint8Array.from(row.rows).buffer), freqs: new Float32Array(Uint8Array.from(row.freqs).buffer) }
-        : { rows: new Int32Array(0), freqs: new Float32Array(0) };
-      if (v.words.size >= CACHE_WORDS) v.words.clear();
+    if (p) {
+      v.words.delete(word); // to the most recently used end
       v.words.set(word, p);
+      return p;
     }
+    const rows: number[] = [];
+    const freqs: number[] = [];
+    for (const [doc, col] of db.prepare(`SELECT doc, col FROM ${v.instances} WHERE term = ?`).raw().iterate(word) as Iterable<[number, string]>) {
+      const w = weight.get(col) ?? 1;
+      if (rows[rows.length - 1] === doc) freqs[freqs.length - 1]! += w;
+      else {
+        rows.push(doc);
+        freqs.push(w);
+      }
+    }
+    p = { rows: Int32Array.from(rows), freqs: Float32Array.from(freqs) };
+    for (const [w, old] of v.words) {
+      if (v.entries + rows.length <= cacheEntries) break;
+      v.words.delete(w);
+      v.entries -= old.rows.length;
+    }
+    v.words.set(word, p);
+    v.entries += rows.length;
     return p;
   }
 
   /**
-   * The rows holding one of `q.select` and their bm25() under `q.phrases`, best first; null when the
-   * version has no postings table or a phrase is not a single plain word (FTS5 then ranks).
+   * The rows holding one of `q.select` and their bm25() under `q.phrases`; null when a phrase is not a
+   * single plain word or the version's FTS index has no averages record (FTS5 then ranks).
    */
   function score(t: VersionTables, q: ScoredQuery): ScoredRows | null {
     if (![...q.phrases, ...q.select].every((p) => p.length === 1 && PLAIN_WORD.test(p[0]!))) return null;

@@ -30,8 +30,6 @@ export function versionTables(v: string) {
     vec: `vec_${v}`,
     members: `members_${v}`,
     prices: `prices_${v}`,
-    /** BM25 postings read from the FTS index at the end of the load (postings.ts); absent in versions loaded before it. */
-    postings: `postings_${v}`,
   };
 }
 export type VersionTables = ReturnType<typeof versionTables>;

@@ -45,7 +45,7 @@ export function createTextRanking(
   stmt: (sql: string) => Database.Statement,
   commonWord?: CommonWordBounds,
   plan: TextRankPlan = 'windows',
-  /** Whether BM25 may be computed from the postings table where a version has one (postings.ts); tests compare both. */
+  /** Whether BM25 may be summed from postings (postings.ts) rather than by FTS5's bm25(); tests compare both. */
   usePostings = true,
 ) {
   const postings = createPostingsScorer(db);
@@ -138,7 +138,7 @@ export function createTextRanking(
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
   function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] | null {
-    // Every matching row's score at once from the postings when the version has them (postings.ts),
+    // Every matching row's score at once from the postings (postings.ts) when the query's words allow,
     // else FTS5's ranked windows.
     const scored = usePostings ? postings.score(t, match) : null;
     const top = scored
