@@ -197,13 +197,18 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     const v = versionOf(t);
     if (!v) return null;
     const stamp = ++v.stamp;
-    const candidates: number[] = [];
-    for (const [word] of q.select) {
-      for (const r of postingsOf(v, word!).rows) {
-        if (v.mark[r] !== stamp) {
-          v.mark[r] = stamp;
-          v.acc[r] = 0;
-          candidates.push(r);
+    // Typed arrays in locals: a plain array and for-of made marking 87k rows take 10 ms, not 1.
+    const { mark, acc, lengths, avgdl } = v;
+    const selected = q.select.map(([word]) => postingsOf(v, word!).rows);
+    const candidates = new Int32Array(selected.reduce((n, rows) => n + rows.length, 0));
+    let n = 0;
+    for (const rows of selected) {
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
+        if (mark[r] !== stamp) {
+          mark[r] = stamp;
+          acc[r] = 0;
+          candidates[n++] = r;
         }
       }
     }
@@ -213,16 +218,17 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
       const p = postingsOf(v, word!);
       let idf = Math.log((v.rowCount - p.rows.length + 0.5) / (p.rows.length + 0.5));
       if (idf <= 0.0) idf = 1e-6;
-      for (let i = 0; i < p.rows.length; i++) {
-        const r = p.rows[i]!;
-        if (v.mark[r] !== stamp) continue;
-        const f = p.freqs[i]!;
-        v.acc[r]! += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * v.lengths[r]!) / v.avgdl)));
+      const { rows, freqs } = p;
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
+        if (mark[r] !== stamp) continue;
+        const f = freqs[i]!;
+        acc[r]! += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * lengths[r]!) / avgdl)));
       }
     }
-    const rows = Int32Array.from(candidates);
-    const sums = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) sums[i] = v.acc[rows[i]!]!;
+    const rows = candidates.slice(0, n);
+    const sums = new Float64Array(n);
+    for (let i = 0; i < n; i++) sums[i] = acc[rows[i]!]!;
     return scoredRows(rows, sums);
   }
 
