@@ -1,7 +1,7 @@
 /**
  * SQLite plan choices give the same answers whichever plan runs (engine.ts): filter-only searches over
  * broad list/spec sets scan the parts in index order with the sets probed, or seek each set member's
- * row (broadSets); facet counts by manufacturer and category seek the matched rows or scan those
+ * row (broadSets), and read few selected parts directly or walk every part in stock order (fewSelected); facet counts by manufacturer and category seek the matched rows or scan those
  * columns' indexes; ranked text under filters reads ranked windows or joins every match (text-rank.ts). Three engines over one 6,000-part index (each choice forced one way, and the
  * automatic one) must agree on totals, pages and facets, for broad and narrow sets.
  */
@@ -29,7 +29,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     auto = createSqliteEngine({ file });
     await auto.init();
     await ingestCatalog(auto, sampleFiles(files, true));
-    probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan' } });
+    probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan', filterOnly: 'stock-order' } });
     seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek', textRank: 'join' } });
     const meta = (await auto.meta())!;
     const spec = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts)[0]!;
@@ -69,7 +69,17 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
   });
 
   it('answers filter-only searches and facets the same with every plan', async () => {
-    for (const [name, filters] of cases) {
+    // Categories and makers small and large: read from the parts they select, or walked in stock order (probe).
+    const all = await auto.facets({ text: null, filters: {}, size: 500 });
+    const cats = all.categories.sort((a, b) => a.count - b.count);
+    const mfrs = all.manufacturers.sort((a, b) => a.count - b.count);
+    const more: [string, EngineFilters][] = [
+      ['the smallest category', { status: ['active'], categories: [cats[0]!.slug] }],
+      ['a middle category', { status: ['active'], categories: [cats[Math.floor(cats.length / 2)]!.slug] }],
+      ['the largest category', { status: ['active'], categories: [cats[cats.length - 1]!.slug] }],
+      ['two small makers', { manufacturers: [mfrs[0]!.slug, mfrs[1]!.slug] }],
+    ];
+    for (const [name, filters] of [...cases, ...more]) {
       const page = (e: SearchEngine) => e.textSearch({ text: null, filters, limit: 30, offset: 5 });
       const [a, p, s] = await Promise.all([page(auto), page(probe), page(seek)]);
       expect(a.total, name).toBeGreaterThan(0);
