@@ -8,10 +8,12 @@
  * typed arrays, word by word, and equal FTS5's bm25() (same formula, same inputs, same order of
  * additions; only `log` is JavaScript's), so the ranking is unchanged.
  *
- * Used for queries whose terms are all single ASCII words (letters, digits, inner dots: what FTS5's
- * tokenizer keeps whole); a phrase ("sot-23-5") or a word with other characters ("10µF") goes to FTS5.
- * A word's first use reads its postings (about 1 µs per occurrence in the catalogue, like one FTS5
- * scoring of it); the kept postings are bounded (CACHE_ENTRIES), the most recently used kept.
+ * A phrase (the words of "sot-23-5" in a row, in one column) is found from its words' occurrences and
+ * offsets, as FTS5 matches it. Used for queries whose words are all ASCII letters, digits and inner
+ * dots (what FTS5's tokenizer keeps whole and unchanged); a word with other characters ("10µF") goes to
+ * FTS5. A word's first use reads its occurrences (about 1 µs each: a common word of the 578k catalogue,
+ * "23" or "to", 0.2-0.35 s once); the kept postings are bounded (CACHE_ENTRIES), the most recently
+ * used kept.
  */
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
@@ -113,6 +115,11 @@ function sumVarints(buf: Uint8Array): number {
   return total;
 }
 
+interface Postings {
+  rows: Int32Array;
+  freqs: Float32Array;
+}
+
 interface VersionPostings {
   fts: string;
   instances: string;
@@ -120,7 +127,7 @@ interface VersionPostings {
   rowCount: number;
   avgdl: number;
   /** Kept postings, least recently used first, and their total entries. */
-  words: Map<string, { rows: Int32Array; freqs: Float32Array }>;
+  words: Map<string, Postings>;
   entries: number;
   /** Scratch per row: scores, and the query that last marked the row a candidate. */
   acc: Float64Array;
@@ -159,47 +166,90 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     return current;
   }
 
-  /** A word's rows (ascending) and weighted frequencies, from the index's occurrences of it (ordered by row). */
-  function postingsOf(v: VersionPostings, word: string) {
-    let p = v.words.get(word);
+  /**
+   * A phrase's rows (ascending) and weighted frequencies: for one word, its occurrences in the index; for
+   * several, the places where they stand in a row in one column (FTS5's phrase match), found from each
+   * word's occurrences and offsets. Null when an offset is too large for the position key (FTS5 ranks then).
+   */
+  function postingsOf(v: VersionPostings, phrase: readonly string[]): Postings | null {
+    const key = phrase.join(' ');
+    let p = v.words.get(key);
     if (p) {
-      v.words.delete(word); // to the most recently used end
-      v.words.set(word, p);
+      v.words.delete(key); // to the most recently used end
+      v.words.set(key, p);
       return p;
     }
-    const rows: number[] = [];
-    const freqs: number[] = [];
-    for (const [doc, col] of db.prepare(`SELECT doc, col FROM ${v.instances} WHERE term = ?`).raw().iterate(word) as Iterable<[number, string]>) {
-      const w = weight.get(col) ?? 1;
-      if (rows[rows.length - 1] === doc) freqs[freqs.length - 1]! += w;
-      else {
-        rows.push(doc);
-        freqs.push(w);
-      }
-    }
-    p = { rows: Int32Array.from(rows), freqs: Float32Array.from(freqs) };
-    for (const [w, old] of v.words) {
-      if (v.entries + rows.length <= cacheEntries) break;
-      v.words.delete(w);
+    const found = phrase.length === 1 ? wordPostings(v, phrase[0]!) : phrasePostings(v, phrase);
+    if (!found) return null;
+    p = found;
+    for (const [k, old] of v.words) {
+      if (v.entries + p.rows.length <= cacheEntries) break;
+      v.words.delete(k);
       v.entries -= old.rows.length;
     }
-    v.words.set(word, p);
-    v.entries += rows.length;
+    v.words.set(key, p);
+    v.entries += p.rows.length;
     return p;
   }
 
+  /** Appends an occurrence of weight `w` in row `doc` to postings being built in row order. */
+  const addTo = (rows: number[], freqs: number[], doc: number, w: number) => {
+    if (rows[rows.length - 1] === doc) freqs[freqs.length - 1]! += w;
+    else {
+      rows.push(doc);
+      freqs.push(w);
+    }
+  };
+
+  function wordPostings(v: VersionPostings, word: string): Postings {
+    const rows: number[] = [];
+    const freqs: number[] = [];
+    for (const [doc, col] of db.prepare(`SELECT doc, col FROM ${v.instances} WHERE term = ?`).raw().iterate(word) as Iterable<[number, string]>) {
+      addTo(rows, freqs, doc, weight.get(col) ?? 1);
+    }
+    return { rows: Int32Array.from(rows), freqs: Float32Array.from(freqs) };
+  }
+
+  function phrasePostings(v: VersionPostings, phrase: readonly string[]): Postings | null {
+    const columns = [...weight.keys()];
+    const occurrences = (word: string) =>
+      db.prepare(`SELECT doc, col, offset FROM ${v.instances} WHERE term = ?`).raw().all(word) as [number, string, number][];
+    // Row, column and offset in one number: (row * 8 + column) * 2^16 + offset (exact below 2^53).
+    const at = (doc: number, col: string, offset: number) => (doc * 8 + columns.indexOf(col)) * 65536 + offset;
+    const later: Set<number>[] = [];
+    for (let i = 1; i < phrase.length; i++) {
+      const set = new Set<number>();
+      for (const [doc, col, offset] of occurrences(phrase[i]!)) {
+        if (offset >= 65536) return null;
+        set.add(at(doc, col, offset - i));
+      }
+      later.push(set);
+    }
+    const rows: number[] = [];
+    const freqs: number[] = [];
+    for (const [doc, col, offset] of occurrences(phrase[0]!)) {
+      if (offset >= 65536) return null;
+      const k = at(doc, col, offset);
+      if (later.every((set) => set.has(k))) addTo(rows, freqs, doc, weight.get(col) ?? 1);
+    }
+    return { rows: Int32Array.from(rows), freqs: Float32Array.from(freqs) };
+  }
+
   /**
-   * The rows holding one of `q.select` and their bm25() under `q.phrases`; null when a phrase is not a
-   * single plain word or the version's FTS index has no averages record (FTS5 then ranks).
+   * The rows holding one of `q.select` and their bm25() under `q.phrases`; null when a word is not plain
+   * (PLAIN_WORD) or an offset too large (FTS5 then ranks).
    */
   function score(t: VersionTables, q: ScoredQuery): ScoredRows | null {
-    if (![...q.phrases, ...q.select].every((p) => p.length === 1 && PLAIN_WORD.test(p[0]!))) return null;
+    if (![...q.phrases, ...q.select].every((p) => p.every((w) => PLAIN_WORD.test(w)))) return null;
     const v = versionOf(t);
     if (!v) return null;
     const stamp = ++v.stamp;
     // Typed arrays in locals: a plain array and for-of made marking 87k rows take 10 ms, not 1.
     const { mark, acc, lengths, avgdl } = v;
-    const selected = q.select.map(([word]) => postingsOf(v, word!).rows);
+    const selectedPostings = q.select.map((phrase) => postingsOf(v, phrase));
+    const scoredPostings = q.phrases.map((phrase) => postingsOf(v, phrase));
+    if (selectedPostings.includes(null) || scoredPostings.includes(null)) return null;
+    const selected = selectedPostings.map((p) => p!.rows);
     const candidates = new Int32Array(selected.reduce((n, rows) => n + rows.length, 0));
     let n = 0;
     for (const rows of selected) {
@@ -214,8 +264,7 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     }
     // FTS5's bm25(): for each phrase in expression order, idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)),
     // f the phrase's weighted frequency in the row, D the row's length in tokens; the sum negated.
-    for (const [word] of q.phrases) {
-      const p = postingsOf(v, word!);
+    for (const p of scoredPostings as Postings[]) {
       let idf = Math.log((v.rowCount - p.rows.length + 0.5) / (p.rows.length + 0.5));
       if (idf <= 0.0) idf = 1e-6;
       const { rows, freqs } = p;
