@@ -100,6 +100,11 @@ export function startLoadWorker(): LoadWorker {
     if (m && typeof m === 'object' && 'error' in m) w?.reject(new Error(`load worker: ${String(m.error)}`));
     else w?.resolve(m as LoadResult);
   });
+  child.on('error', (e) => {
+    const w = waiting;
+    waiting = null;
+    w?.reject(e);
+  });
   child.on('exit', (code) => {
     const w = waiting;
     waiting = null;
@@ -118,7 +123,7 @@ export function startLoadWorker(): LoadWorker {
       return r;
     },
     close() {
-      child.disconnect();
+      if (child.connected) child.disconnect();
     },
   };
 }

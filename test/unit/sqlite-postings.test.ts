@@ -80,11 +80,12 @@ describe('SQLite BM25 from postings', () => {
   }
 
   it.each([
-    ['every posting kept', undefined],
-    ['a few hundred rows of postings kept (words are read again)', 300],
-  ])('scores every matching row as FTS5 bm25() does, in both forms of the match (%s)', (_, cacheEntries) => {
+    ['every posting kept', {}],
+    ['a few hundred rows of postings kept (words are read again)', { cacheEntries: 300 }],
+    ['marks started afresh every few queries', { stampMax: 3 }],
+  ])('scores every matching row as FTS5 bm25() does, in both forms of the match (%s)', (_, limits) => {
     withVersion(({ db, t, ranking }) => {
-      const scorer = createPostingsScorer(db, cacheEntries);
+      const scorer = createPostingsScorer(db, limits);
       const weights = FTS_COLUMNS.map(([, w]) => w).join(', ');
       const forms = new Set<string>();
       let rows = 0;
@@ -117,6 +118,24 @@ describe('SQLite BM25 from postings', () => {
       }
       expect([...forms].sort()).toEqual(['any', 'rare AND any']);
       expect(rows).toBeGreaterThan(5000);
+    });
+  });
+
+  it('bounds what it keeps, words absent from the index included', () => {
+    withVersion(({ db, t, ranking }) => {
+      // Words found nowhere keep no rows, but each costs its key: 300 of them cannot all stay under 10,000 entries.
+      const scorer = createPostingsScorer(db, { cacheEntries: 10_000 });
+      for (let i = 0; i < 300; i++) scorer.score(t, ranking.textMatch(t, `zz${i}qq`)!);
+      expect(scorer.kept().entries).toBeLessThanOrEqual(10_000);
+      expect(scorer.kept().keys).toBeLessThanOrEqual(Math.floor(10_000 / 64));
+    });
+  }, 30_000);
+
+  it('leaves a phrase of words occurring more than its bound to FTS5', () => {
+    withVersion(({ db, t, ranking }) => {
+      const q = ranking.textMatch(t, 'sot-23-5 ldo')!;
+      expect(createPostingsScorer(db).score(t, q)!.size).toBeGreaterThan(0);
+      expect(createPostingsScorer(db, { phraseOccurrences: 10 }).score(t, q)).toBeNull();
     });
   });
 

@@ -66,9 +66,6 @@ export interface SqliteEngineOptions {
   recordCacheSize?: number;
 }
 
-/** Share of the parts under which a filter-only page is read from the parts its narrowing conditions select (fewSelected). */
-const SELECTED_SHARE = 0.05;
-
 export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const db = openSqliteDb(opts.file);
   let dataVersion = -1;
@@ -196,17 +193,16 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   /**
    * Whether a filter-only page of `n` parts is read from the parts the narrowing conditions select
    * (categories, manufacturers, lists, spec values: through their indexes, each then checked, the lot
-   * sorted) rather than by walking every part in stock order and testing each. The first costs about
-   * 1 µs a selected part; the walk, as much per part walked, n * parts / selected of them if the selected
-   * parts' stock were spread like everyone's, and up to every part when it is not (the 100 best-stocked
-   * parts of the 2,538 Schottky diodes of the 578k catalogue: a walk of about 23,000 rows, 20-90 ms, against
-   * 2-3 ms; of the 2,944 crystals, 23 ms against 1.6 ms). So: when they select fewer than
-   * sqrt(n * parts) or 5% of the parts. Counted through the indexes, up to the bound.
+   * sorted) rather than by walking every part in stock order and testing each: when they select fewer
+   * than sqrt(n * parts), where the walk's expected length (n * parts / selected, if their stock is
+   * spread like everyone's) and the selected set's size meet. The 100 best-stocked of the 2,538 Schottky
+   * diodes of the 578k catalogue: a walk of about 23,000 rows (20-90 ms) against 2-6 ms. Larger sets
+   * are walked (5,000-30,000 ceramic capacitors in stock: 0.2 ms walked, 11-19 ms selected and sorted).
+   * Counted through the indexes, up to the bound.
    */
   function fewSelected(t: VersionTables, f: FilterSql, n: number): boolean {
     if (!f.narrowing || opts.plans?.filterOnly === 'stock-order') return false;
-    const parts = Math.max(1, partsIn(t));
-    const bound = Math.ceil(Math.max(Math.sqrt(Math.max(1, n) * parts), parts * SELECTED_SHARE));
+    const bound = Math.ceil(Math.sqrt(Math.max(1, n) * Math.max(1, partsIn(t))));
     const selected = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
       .pluck()
       .get(...f.narrowing.params, bound) as number;

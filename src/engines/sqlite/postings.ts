@@ -9,11 +9,13 @@
  * additions; only `log` is JavaScript's), so the ranking is unchanged.
  *
  * A phrase (the words of "sot-23-5" in a row, in one column) is found from its words' occurrences and
- * offsets, as FTS5 matches it. Used for queries whose words are all ASCII letters, digits and inner
- * dots (what FTS5's tokenizer keeps whole and unchanged); a word with other characters ("10µF") goes to
- * FTS5. A word's first use reads its occurrences (about 1 µs each: a common word of the 578k catalogue,
- * "23" or "to", 0.2-0.35 s once); the kept postings are bounded (CACHE_ENTRIES), the most recently
- * used kept.
+ * offsets, as FTS5 matches it, unless its words occur more than PHRASE_OCCURRENCES_MAX times in all
+ * (FTS5 then ranks the query: every phrase is a new combination, so these reads are not bounded by
+ * the cache). Used for queries whose words are all ASCII letters, digits and inner dots (what FTS5's
+ * tokenizer keeps whole and unchanged); a word with other characters ("10µF") goes to FTS5. A word's
+ * first use reads its occurrences (about 1 µs each: a few ms at 29k parts, up to 0.3 s for the most
+ * common words of the 578k catalogue, once); the kept postings are bounded (CACHE_ENTRIES, with
+ * KEY_ENTRIES for each word), the most recently used kept.
  */
 import type Database from 'better-sqlite3';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
@@ -22,6 +24,14 @@ const K1 = 1.2;
 const B = 0.75;
 /** Postings entries (rows) kept per version, over all words: 8 bytes each. */
 const CACHE_ENTRIES = 8_000_000;
+/** What a kept word or phrase costs beyond its rows, in entries (its key, map slot and arrays: about 500 bytes). */
+const KEY_ENTRIES = 64;
+/**
+ * Most occurrences of a phrase's words read to find the phrase (about 1 µs each). Every phrase is a new
+ * combination, so their reads cannot be bounded by the cache; a phrase of words more common than this
+ * goes to FTS5, which matches it from its position lists faster than they can be read out.
+ */
+const PHRASE_OCCURRENCES_MAX = 20_000;
 /** A word FTS5's unicode61 tokenizer (remove_diacritics 2, tokenchars '.') returns unchanged as one token. */
 const PLAIN_WORD = /^[a-z0-9]+(?:\.[a-z0-9]+)*$/;
 
@@ -123,6 +133,8 @@ interface Postings {
 interface VersionPostings {
   fts: string;
   instances: string;
+  /** Per word: rows holding it and its occurrences (fts5vocab 'row'). */
+  vocab: string;
   lengths: Int32Array;
   rowCount: number;
   avgdl: number;
@@ -135,7 +147,17 @@ interface VersionPostings {
   stamp: number;
 }
 
-export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE_ENTRIES) {
+/** Limits (tests lower them): kept entries, occurrences read for a phrase, and the stamp at which marks start afresh. */
+export interface PostingsLimits {
+  cacheEntries?: number;
+  phraseOccurrences?: number;
+  stampMax?: number;
+}
+
+export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}) {
+  const cacheEntries = limits.cacheEntries ?? CACHE_ENTRIES;
+  const phraseOccurrencesMax = limits.phraseOccurrences ?? PHRASE_OCCURRENCES_MAX;
+  const stampMax = limits.stampMax ?? 0x7fffffff;
   const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
   let current: VersionPostings | null = null;
 
@@ -151,9 +173,13 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
     const instances = `temp.${t.fts}_instances`;
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
+    // The same table as text-rank.ts's document frequencies.
+    const vocab = `temp.${t.fts}_vocab`;
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${t.fts}, 'row')`);
     current = {
       fts: t.fts,
       instances,
+      vocab,
       lengths,
       rowCount: Math.max(1, rowCount),
       avgdl: tokenCount / Math.max(1, rowCount),
@@ -183,12 +209,12 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     if (!found) return null;
     p = found;
     for (const [k, old] of v.words) {
-      if (v.entries + p.rows.length <= cacheEntries) break;
+      if (v.entries + KEY_ENTRIES + p.rows.length <= cacheEntries) break;
       v.words.delete(k);
-      v.entries -= old.rows.length;
+      v.entries -= KEY_ENTRIES + old.rows.length;
     }
     v.words.set(key, p);
-    v.entries += p.rows.length;
+    v.entries += KEY_ENTRIES + p.rows.length;
     return p;
   }
 
@@ -211,15 +237,18 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
   }
 
   function phrasePostings(v: VersionPostings, phrase: readonly string[]): Postings | null {
+    let occurrences = 0;
+    for (const word of phrase) occurrences += (db.prepare(`SELECT cnt FROM ${v.vocab} WHERE term = ?`).pluck().get(word) as number | undefined) ?? 0;
+    if (occurrences > phraseOccurrencesMax) return null;
     const columns = [...weight.keys()];
-    const occurrences = (word: string) =>
+    const occurrencesOf = (word: string) =>
       db.prepare(`SELECT doc, col, offset FROM ${v.instances} WHERE term = ?`).raw().all(word) as [number, string, number][];
     // Row, column and offset in one number: (row * 8 + column) * 2^16 + offset (exact below 2^53).
     const at = (doc: number, col: string, offset: number) => (doc * 8 + columns.indexOf(col)) * 65536 + offset;
     const later: Set<number>[] = [];
     for (let i = 1; i < phrase.length; i++) {
       const set = new Set<number>();
-      for (const [doc, col, offset] of occurrences(phrase[i]!)) {
+      for (const [doc, col, offset] of occurrencesOf(phrase[i]!)) {
         if (offset >= 65536) return null;
         set.add(at(doc, col, offset - i));
       }
@@ -227,7 +256,7 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     }
     const rows: number[] = [];
     const freqs: number[] = [];
-    for (const [doc, col, offset] of occurrences(phrase[0]!)) {
+    for (const [doc, col, offset] of occurrencesOf(phrase[0]!)) {
       if (offset >= 65536) return null;
       const k = at(doc, col, offset);
       if (later.every((set) => set.has(k))) addTo(rows, freqs, doc, weight.get(col) ?? 1);
@@ -243,6 +272,11 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     if (![...q.phrases, ...q.select].every((p) => p.every((w) => PLAIN_WORD.test(w)))) return null;
     const v = versionOf(t);
     if (!v) return null;
+    // Marks are compared with the stamp: before it would overflow the Int32Array, they start afresh.
+    if (v.stamp >= stampMax) {
+      v.mark.fill(0);
+      v.stamp = 0;
+    }
     const stamp = ++v.stamp;
     // Typed arrays in locals: a plain array and for-of made marking 87k rows take 10 ms, not 1.
     const { mark, acc, lengths, avgdl } = v;
@@ -281,5 +315,8 @@ export function createPostingsScorer(db: Database.Database, cacheEntries = CACHE
     return scoredRows(rows, sums);
   }
 
-  return { score };
+  /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */
+  const kept = () => ({ keys: current?.words.size ?? 0, entries: current?.entries ?? 0 });
+
+  return { score, kept };
 }
