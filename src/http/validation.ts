@@ -166,11 +166,12 @@ export function compileValidator(part: RequestPart, schema: JsonSchema): Validat
   const booleans = ofType('boolean');
   // ajv would read any string JavaScript's Number() reads ("0x10" as 16, " 10", "1e1" as an integer).
   const numerics = [...ofType('integer').map((k) => [k, INTEGER_TEXT] as const), ...ofType('number').map((k) => [k, NUMBER_TEXT] as const)];
-  // An array parameter may also come as `name[]=a&name[]=b` (how axios and PHP-style clients repeat a parameter).
-  const arrays = ofType('array');
+  // A parameter may also come as `name[]=a&name[]=b` (how axios and PHP-style clients repeat one): read as
+  // `name`, so a scalar one given once that way is taken, and twice is refused like `name=a&name=b`.
+  const bracketable = part === 'query' ? Object.keys(props) : [];
   return (data: unknown) => {
     const q = data as Record<string, unknown>;
-    for (const k of arrays) {
+    for (const k of bracketable) {
       const bracketed = q[`${k}[]`];
       if (bracketed === undefined) continue;
       q[k] = [...(q[k] === undefined ? [] : [q[k]].flat()), ...[bracketed].flat()];

@@ -77,6 +77,9 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     expect((await search('mosfet', '&part_status[]=retired')).body.detail).toMatchObject([
       { loc: ['query', 'part_status', 0], type: 'enum', input: 'retired' },
     ]);
+    // A scalar one written so is taken once, refused twice.
+    expect((await search('resistor', '&limit[]=2')).body.hits).toBe(2);
+    expect((await search('resistor', '&limit[]=2&limit[]=3')).body.detail).toMatchObject([{ loc: ['query', 'limit'], type: 'int_parsing' }]);
   });
 
   it('answers no match with hits 0 and bad parameters with 422', async () => {

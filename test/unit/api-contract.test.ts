@@ -335,6 +335,12 @@ describe('error forms', () => {
     expect(await nul.json()).toEqual({
       detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }],
     });
+    // Text that is no JSON at all, even when it does not start like an object, is json_invalid.
+    for (const text of ['not json', 'nul', '{"query": "x",']) {
+      const bad = await send(text, 'application/json');
+      expect(bad.status, text).toBe(422);
+      expect(await bad.json(), text).toEqual({ detail: [{ loc: ['body'], msg: 'Request body is not valid JSON.', type: 'json_invalid' }] });
+    }
   });
 
   it('echoes at most 1,000 characters of a rejected value', async () => {

@@ -7,10 +7,21 @@ import type { Middleware } from 'koa';
 import { ApiError, graphqlExtensions, validationError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 
-function fromHttpError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }): ApiError | null {
+/** Whether `text` is JSON at all (the body parser's strict check refuses "3" and "not json" alike). */
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fromHttpError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; body?: unknown }): ApiError | null {
   const status = e.status ?? e.statusCode;
   if (!status || status >= 500) return null;
-  if (status === 400 && /only supports object and array/i.test(e.message ?? '')) {
+  if (status === 400 && /only supports object and array/i.test(e.message ?? '') && isJson(e.body)) {
     // Valid JSON that is not an object ("null", "3"): the body of every route is an object.
     return validationError([{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }]);
   }
