@@ -17,12 +17,12 @@ import type {
   FacetResult,
   ScoredId,
   SearchEngine,
-  TextHit,
   TextSearchRequest,
   TextSearchResult,
   VectorHit,
 } from '../port.ts';
-import { filterSql, type FilterSql } from './filters.ts';
+import { filterSql } from './filters.ts';
+import { createFilterPlans } from './filter-plans.ts';
 import { versionTables, type VersionTables } from './schema.ts';
 import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './text-rank.ts';
 import { createKnn } from './knn.ts';
@@ -32,10 +32,6 @@ import { DEFAULT_RECORD_CACHE, parsedRecords, RecordCache, recordJson, recordTex
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
-
-/** A list or spec set holding at least this share of the parts (and BROAD_SET_MIN) is broad: see broadSets. */
-const BROAD_SET_SHARE = 1 / 4;
-const BROAD_SET_MIN = 1000;
 
 /** An empty prices table, for versions without one (see tables()). */
 const NO_PRICES = '(SELECT 0 AS prow, 0 AS qty_from, NULL AS qty_to, 0.0 AS price WHERE 0)';
@@ -139,6 +135,11 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
   const mpnLookup = createMpnLookup(stmt, tables);
+  const { partsIn, whereOf, filterOnlyPage } = createFilterPlans(stmt, {
+    broadSets: opts.plans?.broadSets,
+    filterOnly: opts.plans?.filterOnly,
+    hasStatusIndex: () => hasStatusIndex,
+  });
 
   /**
    * A search's total: `count` (a second pass over every match) when an exact total is asked for;
@@ -173,40 +174,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       );
       return { total, hits };
     }
-    const where = broadSets(t, f) ? f.probeSql : f.sql;
-    const rows = (
-      fewSelected(t, f, offset + limit)
-        ? // The few parts the narrowing conditions select (through their indexes), each checked, then sorted.
-          stmt(
-            `SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE p.rowid IN (SELECT p.rowid FROM ${t.parts} p WHERE ${f.narrowing!.sql}) AND ${f.probeSql} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`,
-          ).all(...f.narrowing!.params, ...f.params, limit, offset)
-        : stmt(`SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`).all(
-            ...f.params,
-            limit,
-            offset,
-          )
-    ) as TextHit[];
-    const total = totalOf(req, offset, rows.length, () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n);
+    const { rows, count } = filterOnlyPage(t, f, limit, offset);
+    const total = totalOf(req, offset, rows.length, count);
     return { total, hits: withRecords(req.records, rows) };
-  }
-
-  /**
-   * Whether a filter-only page of `n` parts is read from the parts the narrowing conditions select
-   * (categories, manufacturers, lists, spec values: through their indexes, each then checked, the lot
-   * sorted) rather than by walking every part in stock order and testing each: when they select fewer
-   * than sqrt(n * parts), where the walk's expected length (n * parts / selected, if their stock is
-   * spread like everyone's) and the selected set's size meet. The 100 best-stocked of the 2,538 Schottky
-   * diodes of the 578k catalogue: a walk of about 23,000 rows (20-90 ms) against 2-6 ms. Larger sets
-   * are walked (5,000-30,000 ceramic capacitors in stock: 0.2 ms walked, 11-19 ms selected and sorted).
-   * Counted through the indexes, up to the bound.
-   */
-  function fewSelected(t: VersionTables, f: FilterSql, n: number): boolean {
-    if (!f.narrowing || opts.plans?.filterOnly === 'stock-order') return false;
-    const bound = Math.ceil(Math.sqrt(Math.max(1, n) * Math.max(1, partsIn(t))));
-    const selected = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
-      .pluck()
-      .get(...f.narrowing.params, bound) as number;
-    return selected < bound;
   }
 
   /** The hits with their records when the request asks for them (records.ts: parsed on first read). */
@@ -231,30 +201,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return t && hasVectors ? nearest(t, vector, k, filters) : [];
   }
 
-  /** About the number of parts in the live version (its largest rowid: one B-tree descent), the scale of a broad set. */
-  function partsIn(t: VersionTables): number {
-    return (stmt(`SELECT max(rowid) AS n FROM ${t.parts}`).get() as { n: number | null }).n ?? 0;
-  }
-
-  /**
-   * Whether the filters have list or spec sets and every one holds at least BROAD_SET_SHARE of the
-   * parts (counted up to that bound, so a small set costs little to size). Such filters are answered
-   * by scanning the parts in an index's order and testing each against the sets (filterSql's probe
-   * form) instead of seeking the parts row of every set member, which costs a random read of a large
-   * row each (the lower half of Operating temperature, 17.5k of 29k parts: a page 50 -> 14 ms).
-   */
-  function broadSets(t: VersionTables, f: FilterSql): boolean {
-    if (f.sets.length === 0) return false;
-    const forced = opts.plans?.broadSets;
-    if (forced && forced !== 'auto') return forced === 'always';
-    if (!hasStatusIndex) return false;
-    const bound = Math.max(BROAD_SET_MIN, Math.ceil(partsIn(t) * BROAD_SET_SHARE));
-    return f.sets.every((c) => (stmt(`SELECT count(*) AS n FROM (${c.sql} LIMIT ?)`).get(...c.params, bound) as { n: number }).n >= bound);
-  }
-
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
     const f = filterSql(filters, t);
-    if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${broadSets(t, f) ? f.probeSql : f.sql}`, params: f.params };
+    if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${whereOf(t, f)}`, params: f.params };
     const match = textMatch(t, text);
     if (!match) return null;
     return {

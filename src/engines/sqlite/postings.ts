@@ -125,6 +125,16 @@ function sumVarints(buf: Uint8Array): number {
   return total;
 }
 
+/** A prepared-statement cache over `db`. */
+function cachedStatements(db: Database.Database): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = db.prepare(sql)));
+    return st;
+  };
+}
+
 interface Postings {
   rows: Int32Array;
   freqs: Float32Array;
@@ -147,6 +157,16 @@ interface VersionPostings {
   stamp: number;
 }
 
+/**
+ * The version's fts5vocab 'row' table (per word: the rows holding it and its occurrences), created on the
+ * connection when first asked for; text-rank.ts reads document frequencies from it too.
+ */
+export function rowVocab(db: Database.Database, t: VersionTables): string {
+  const vocab = `temp.${t.fts}_vocab`;
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${t.fts}, 'row')`);
+  return vocab;
+}
+
 /** Limits (tests lower them): kept entries, occurrences read for a phrase, and the stamp at which marks start afresh. */
 export interface PostingsLimits {
   cacheEntries?: number;
@@ -154,28 +174,28 @@ export interface PostingsLimits {
   stampMax?: number;
 }
 
-export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}) {
+/** `stmt`: the connection's prepared-statement cache (the engine's), or one of the scorer's own. */
+export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}, stmt: (sql: string) => Database.Statement = cachedStatements(db)) {
   const cacheEntries = limits.cacheEntries ?? CACHE_ENTRIES;
   const phraseOccurrencesMax = limits.phraseOccurrences ?? PHRASE_OCCURRENCES_MAX;
   const stampMax = limits.stampMax ?? 0x7fffffff;
   const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
+  const columnIndex = new Map<string, number>(FTS_COLUMNS.map(([c], i) => [`t_${c}`, i]));
   let current: VersionPostings | null = null;
 
   function versionOf(t: VersionTables): VersionPostings | null {
     if (current?.fts === t.fts) return current;
     // Averages record (id 1 of the data table): the row count, then each column's token count.
-    const averages = db.prepare(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
+    const averages = stmt(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
     if (!averages) return null;
     const [rowCount, used] = readVarint(averages, 0);
     const tokenCount = sumVarints(averages.subarray(used));
-    const maxRowid = (db.prepare(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
+    const maxRowid = (stmt(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
     const lengths = new Int32Array(maxRowid + 1);
-    for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
+    for (const [id, sz] of stmt(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
     const instances = `temp.${t.fts}_instances`;
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
-    // The same table as text-rank.ts's document frequencies.
-    const vocab = `temp.${t.fts}_vocab`;
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${t.fts}, 'row')`);
+    const vocab = rowVocab(db, t);
     current = {
       fts: t.fts,
       instances,
@@ -230,7 +250,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   function wordPostings(v: VersionPostings, word: string): Postings {
     const rows: number[] = [];
     const freqs: number[] = [];
-    for (const [doc, col] of db.prepare(`SELECT doc, col FROM ${v.instances} WHERE term = ?`).raw().iterate(word) as Iterable<[number, string]>) {
+    for (const [doc, col] of stmt(`SELECT doc, col FROM ${v.instances} WHERE term = ?`).raw().iterate(word) as Iterable<[number, string]>) {
       addTo(rows, freqs, doc, weight.get(col) ?? 1);
     }
     return { rows: Int32Array.from(rows), freqs: Float32Array.from(freqs) };
@@ -238,13 +258,11 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
 
   function phrasePostings(v: VersionPostings, phrase: readonly string[]): Postings | null {
     let occurrences = 0;
-    for (const word of phrase) occurrences += (db.prepare(`SELECT cnt FROM ${v.vocab} WHERE term = ?`).pluck().get(word) as number | undefined) ?? 0;
+    for (const word of phrase) occurrences += (stmt(`SELECT cnt FROM ${v.vocab} WHERE term = ?`).pluck().get(word) as number | undefined) ?? 0;
     if (occurrences > phraseOccurrencesMax) return null;
-    const columns = [...weight.keys()];
-    const occurrencesOf = (word: string) =>
-      db.prepare(`SELECT doc, col, offset FROM ${v.instances} WHERE term = ?`).raw().all(word) as [number, string, number][];
+    const occurrencesOf = (word: string) => stmt(`SELECT doc, col, offset FROM ${v.instances} WHERE term = ?`).raw().all(word) as [number, string, number][];
     // Row, column and offset in one number: (row * 8 + column) * 2^16 + offset (exact below 2^53).
-    const at = (doc: number, col: string, offset: number) => (doc * 8 + columns.indexOf(col)) * 65536 + offset;
+    const at = (doc: number, col: string, offset: number) => (doc * 8 + columnIndex.get(col)!) * 65536 + offset;
     const later: Set<number>[] = [];
     for (let i = 1; i < phrase.length; i++) {
       const set = new Set<number>();

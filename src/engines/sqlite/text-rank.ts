@@ -5,10 +5,11 @@
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
 import type { FilterSql } from './filters.ts';
+import { selectsFewer } from './filter-plans.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
-import { createPostingsScorer, type ScoredQuery } from './postings.ts';
+import { createPostingsScorer, rowVocab, type ScoredQuery } from './postings.ts';
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
 /**
@@ -48,13 +49,12 @@ export function createTextRanking(
   /** Whether BM25 may be summed from postings (postings.ts) rather than by FTS5's bm25(); tests compare both. */
   usePostings = true,
 ) {
-  const postings = createPostingsScorer(db);
+  const postings = createPostingsScorer(db, {}, stmt);
   /** Size and document frequencies of query words of one index version (see textMatch), read on first use. */
-  let stats: { fts: string; docCount: number; docFreq: Map<string, number> } | null = null;
+  let stats: { fts: string; vocab: string; docCount: number; docFreq: Map<string, number> } | null = null;
   const versionStats = (t: VersionTables) => {
     if (stats?.fts !== t.fts) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t.fts}_vocab USING fts5vocab(main, ${t.fts}, 'row')`);
-      stats = { fts: t.fts, docCount: (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n, docFreq: new Map() };
+      stats = { fts: t.fts, vocab: rowVocab(db, t), docCount: (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n, docFreq: new Map() };
     }
     return stats;
   };
@@ -82,7 +82,7 @@ export function createTextRanking(
     const df = (w: string) => {
       let n = v.docFreq.get(w);
       if (n === undefined) {
-        n = (stmt(`SELECT doc FROM temp.${t.fts}_vocab WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0;
+        n = (stmt(`SELECT doc FROM ${v.vocab} WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0;
         if (v.docFreq.size >= 100_000) v.docFreq.clear();
         v.docFreq.set(w, n);
       }
@@ -126,15 +126,7 @@ export function createTextRanking(
    * rankedText joins at once: 'schottky diode 40V' within its 98-part category of the 29k catalogue
    * took two window rounds and the join, three BM25 passes (15 ms), where the join alone takes 1.2 ms.
    */
-  function fewerPass(t: VersionTables, f: FilterSql, k: number): boolean {
-    if (!f.narrowing) return false;
-    // Without the status (SQLite may walk the (status, stock) index and test every active part: 35 ms
-    // at 578k), stock, price or excluded categories (no index: a scan of the parts table).
-    const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
-      .pluck()
-      .get(...f.narrowing.params, k) as number;
-    return n < k;
-  }
+  const fewerPass = (t: VersionTables, f: FilterSql, k: number) => selectsFewer(stmt, t, f, k);
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
   function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] | null {

@@ -1,0 +1,91 @@
+/**
+ * Plan choices of the SQLite adapter for filtered reads, made per request from counts through indexes:
+ * broad list/spec sets scanned in index order with the sets probed (broadSets), and filter-only pages
+ * read from the few parts the narrowing conditions select (filterOnlyPage); `selectsFewer` is the count
+ * both these and text-rank.ts's plain-join choice use.
+ */
+import type Database from 'better-sqlite3';
+import type { TextHit } from '../port.ts';
+import type { FilterSql } from './filters.ts';
+import type { VersionTables } from './schema.ts';
+
+/** A list or spec set holding at least this share of the parts (and BROAD_SET_MIN) is broad: see broadSets. */
+const BROAD_SET_SHARE = 1 / 4;
+const BROAD_SET_MIN = 1000;
+
+type Stmt = (sql: string) => Database.Statement;
+
+/**
+ * Whether the filters' narrowing conditions (categories, manufacturers, lists, spec values and ranges:
+ * FilterSql.narrowing, read through indexes) select fewer than `bound` parts, counted up to the bound;
+ * false when there are none.
+ */
+export function selectsFewer(stmt: Stmt, t: VersionTables, f: FilterSql, bound: number): boolean {
+  if (!f.narrowing) return false;
+  // Without the status (SQLite may walk the (status, stock) index and test every active part: 35 ms
+  // at 578k), stock, price or excluded categories (no index: a scan of the parts table).
+  const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
+    .pluck()
+    .get(...f.narrowing.params, bound) as number;
+  return n < bound;
+}
+
+export interface FilterPlanOptions {
+  /** Forced for tests (default 'auto'). */
+  broadSets?: 'auto' | 'always' | 'never';
+  filterOnly?: 'auto' | 'stock-order';
+  /** Whether the live version has the (status, stock) index (versions loaded before it keep the set-driven plans). */
+  hasStatusIndex(): boolean;
+}
+
+export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
+  /** About the number of parts in the live version (its largest rowid: one B-tree descent), the scale of a broad set. */
+  function partsIn(t: VersionTables): number {
+    return (stmt(`SELECT max(rowid) AS n FROM ${t.parts}`).get() as { n: number | null }).n ?? 0;
+  }
+
+  /**
+   * Whether the filters have list or spec sets and every one holds at least BROAD_SET_SHARE of the
+   * parts (counted up to that bound, so a small set costs little to size). Such filters are answered
+   * by scanning the parts in an index's order and testing each against the sets (filterSql's probe
+   * form) instead of seeking the parts row of every set member, which costs a random read of a large
+   * row each (the lower half of Operating temperature, 17.5k of 29k parts: a page 50 -> 14 ms).
+   */
+  function broadSets(t: VersionTables, f: FilterSql): boolean {
+    if (f.sets.length === 0) return false;
+    const forced = opts.broadSets;
+    if (forced && forced !== 'auto') return forced === 'always';
+    if (!opts.hasStatusIndex()) return false;
+    const bound = Math.max(BROAD_SET_MIN, Math.ceil(partsIn(t) * BROAD_SET_SHARE));
+    return f.sets.every((c) => (stmt(`SELECT count(*) AS n FROM (${c.sql} LIMIT ?)`).get(...c.params, bound) as { n: number }).n >= bound);
+  }
+
+  /** The filters' condition in the form that suits their sets (broadSets). */
+  const whereOf = (t: VersionTables, f: FilterSql) => (broadSets(t, f) ? f.probeSql : f.sql);
+
+  /**
+   * A filter-only page, best stocked first, and how to count every part passing the filters. Read from
+   * the parts the narrowing conditions select (through their indexes, each then checked, the lot
+   * sorted) when they select fewer than sqrt(page end * parts), where the walk's expected length (page
+   * end * parts / selected, if their stock is spread like everyone's) and the selected set's size meet;
+   * otherwise by walking every part in stock order and testing each. The 100 best-stocked of the 2,538
+   * Schottky diodes of the 578k catalogue: a walk of about 23,000 rows (20-90 ms) against 2-6 ms. Larger
+   * sets are walked (5,000-30,000 ceramic capacitors in stock: 0.2 ms walked, 11-19 ms selected and sorted).
+   */
+  function filterOnlyPage(t: VersionTables, f: FilterSql, limit: number, offset: number): { rows: TextHit[]; count(): number } {
+    const cols = `p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p`;
+    const selected = opts.filterOnly !== 'stock-order' && selectsFewer(stmt, t, f, Math.ceil(Math.sqrt(Math.max(1, offset + limit) * Math.max(1, partsIn(t)))));
+    const where = selected ? null : whereOf(t, f);
+    const rows = (
+      where === null
+        ? stmt(
+            `SELECT ${cols} WHERE p.rowid IN (SELECT p.rowid FROM ${t.parts} p WHERE ${f.narrowing!.sql}) AND ${f.probeSql} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`,
+          ).all(...f.narrowing!.params, ...f.params, limit, offset)
+        : stmt(`SELECT ${cols} WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...f.params, limit, offset)
+    ) as TextHit[];
+    const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where ?? whereOf(t, f)}`).get(...f.params) as { n: number }).n;
+    return { rows, count };
+  }
+
+  return { partsIn, whereOf, filterOnlyPage };
+}
