@@ -10,17 +10,7 @@ import type Database from 'better-sqlite3';
 import { openSqliteDb } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
-import type {
-  EngineFilters,
-  EngineInfo,
-  FacetRequest,
-  FacetResult,
-  ScoredId,
-  SearchEngine,
-  TextSearchRequest,
-  TextSearchResult,
-  VectorHit,
-} from '../port.ts';
+import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult, VectorHit } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { createFilterPlans } from './filter-plans.ts';
 import { versionTables, type VersionTables } from './schema.ts';
