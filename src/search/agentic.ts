@@ -172,38 +172,63 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     : Promise.resolve({ vec: [], vecHead: [] });
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
-  const [lex, { vec, vecHead }, mpnHits] = await Promise.all([lexical, vector, mpn]);
-
-  // The named categories' parts rank first, so enough of them must be candidates. BM25's order within
-  // them is its order over the whole catalogue, so the whole-catalogue list already holds their best
-  // matches; only when it holds fewer than CATEGORY_FILL does BM25 within the named categories add
-  // theirs (other categories' parts may share more of the query's words). The hits carry their
-  // category, so no record is read for this. The count is taken over the list's first POOL_MIN, the
-  // same whatever the pool: the decision depends on the query, never on the page asked for.
   const head = <T extends ScoredId>(l: readonly T[]): T[] => l.slice(0, POOL_MIN);
-  let cat: TextHit[] = [];
-  let browse: TextHit[] = [];
   const namedSlugs = namedSet(named);
-  if (within.length) {
-    const isNamed = (h: { category?: string | null }) => h.category != null && within.some((w) => underCategory(h.category!, w));
-    let inNamed = 0;
-    for (const h of head(lex)) if (isNamed(h)) inNamed++;
-    if (inNamed < CATEGORY_FILL) cat = await bm25({ ...req.filters, categories: within });
-    // The words that named the categories may be in few of their parts' texts, or none ("op amp" names
-    // "Operational Amplifiers", whose parts say "operational amplifier"): when BM25 (both lists) and
-    // kNN together found fewer than CATEGORY_FILL of their parts, the categories' parts come by the
-    // filter alone as well, best stocked first (`browse`: a candidate list of its own, which only orders
-    // its parts among themselves in the fusion).
-    if (inNamed < CATEGORY_FILL && cat.length < CATEGORY_FILL) {
-      const found = new Set([...head(lex).filter(isNamed), ...cat].map((h) => h.id));
-      for (const h of head(vecHead)) if (isNamed({ category: h.record?.category?.slug })) found.add(h.id);
-      if (found.size < CATEGORY_FILL) browse = await textHits(null, { ...req.filters, categories: within }, POOL_MIN);
+  const isNamed = (h: { category?: string | null }) => h.category != null && within.some((w) => underCategory(h.category!, w));
+  const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
+  /** Of these candidates (by id, with their records), whether at least SPEC_FILL meet every quantity constraint. */
+  const specFilled = (ids: Iterable<number>, recordOf: (id: number) => PartRecord | undefined) => {
+    let meeting = 0;
+    for (const id of ids) {
+      const p = recordOf(id);
+      if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c)) && ++meeting >= SPEC_FILL) return true;
     }
+    return false;
+  };
+
+  // What follows from the BM25 list alone is read while the query's embedding is computed (on SQLite the
+  // engine's reads take this thread, the model its own), not after kNN:
+  //  - The named categories' parts rank first, so enough of them must be candidates. BM25's order within
+  //    them is its order over the whole catalogue, so the whole-catalogue list already holds their best
+  //    matches; only when it holds fewer than CATEGORY_FILL does BM25 within the named categories add
+  //    theirs (`cat`; other categories' parts may share more of the query's words). The hits carry their
+  //    category, so no record is read for this. The count is taken over the list's first POOL_MIN, the
+  //    same whatever the pool: the decision depends on the query, never on the page asked for.
+  //  - The words that named the categories may be in few of their parts' texts, or none ("op amp" names
+  //    "Operational Amplifiers", whose parts say "operational amplifier"): when BM25 (both lists) and
+  //    kNN together found fewer than CATEGORY_FILL of their parts, the categories' parts come by the
+  //    filter alone as well, best stocked first (`browse`: a candidate list of its own, which only orders
+  //    its parts among themselves in the fusion).
+  //  - Parts holding the parsed spec values (within the named categories, if any), whatever their text
+  //    says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates (each
+  //    list's first POOL_MIN, so the same on every page) meet every quantity constraint.
+  // kNN only adds candidates, so the last two are read here whenever the lexical lists leave them
+  // possible, and used after kNN only when the same rules, over every list, still ask for them.
+  const lexicalStage = lexical.then(async (lex) => {
+    let inNamed = 0;
+    if (within.length) for (const h of head(lex)) if (isNamed(h)) inNamed++;
+    const cat = within.length && inNamed < CATEGORY_FILL ? await bm25({ ...req.filters, categories: within }) : [];
+    // The named categories' parts found so far: null when the rules above need no browse whatever kNN finds.
+    const found =
+      within.length && inNamed < CATEGORY_FILL && cat.length < CATEGORY_FILL ? new Set([...head(lex).filter(isNamed), ...cat].map((h) => h.id)) : null;
+    const browse = found && found.size < CATEGORY_FILL ? await textHits(null, { ...req.filters, categories: within }, POOL_MIN) : null;
+    // The hits themselves: their records are parsed only when read (see `carriers` below).
+    const hits = new Map<number, TextHit>();
+    for (const h of [...head(lex), ...head(cat)]) if (!hits.has(h.id)) hits.set(h.id, h);
+    const specs =
+      bySpec.length && !specFilled(hits.keys(), (id) => hits.get(id)?.record)
+        ? await textHits(null, { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] }, POOL_MIN)
+        : null;
+    return { lex, cat, found, browse, specs };
+  });
+  const [lexicalResult, { vec, vecHead }, mpnHits] = await Promise.all([lexicalStage, vector, mpn]);
+  const { lex, cat, found } = lexicalResult;
+  let browse: TextHit[] = [];
+  if (found) {
+    for (const h of head(vecHead)) if (isNamed({ category: h.record?.category?.slug })) found.add(h.id);
+    if (found.size < CATEGORY_FILL) browse = lexicalResult.browse!; // read whenever the lexical lists alone left it short
   }
 
-  // Parts holding the parsed spec values (within the named categories, if any), whatever their text
-  // says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates so far (each
-  // list's first POOL_MIN, so the same on every page) meet every quantity constraint.
   // The records that came with the hits, by id, read from their hit when first needed (the SQLite
   // adapter parses a record's JSON only then: of the 200-odd candidates, the ranking reads about 100);
   // the few others (MPN hits) are read at the end.
@@ -214,22 +239,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const recordOf = (id: number): PartRecord | undefined => carriers.get(id)?.record;
   for (const hits of [lex, vec, vecHead, cat, browse]) keep(hits);
   let specHits: TextHit[] = [];
-  const bySpec = retrieval !== 'vector' && req.specNames ? specFilters(u, req.specNames) : [];
-  if (bySpec.length) {
-    const heads = new Set([...head(lex), ...head(vecHead), ...head(cat), ...browse].map((h) => h.id));
-    let meeting = 0;
-    for (const id of heads) {
-      const p = recordOf(id);
-      if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c)) && ++meeting >= SPEC_FILL) break;
-    }
-    if (meeting < SPEC_FILL) {
-      specHits = await textHits(
-        null,
-        { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] },
-        POOL_MIN,
-      );
-      keep(specHits);
-    }
+  if (bySpec.length && !specFilled(new Set([...head(lex), ...head(vecHead), ...head(cat), ...browse].map((h) => h.id)), recordOf)) {
+    specHits = lexicalResult.specs!; // read whenever the lexical lists alone left it short
+    keep(specHits);
   }
 
   const fusion: Fusion = req.fusion ?? DEFAULT_FUSION;

@@ -32,22 +32,58 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan', filterOnly: 'stock-order' } });
     seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek', textRank: 'join' } });
     const meta = (await auto.meta())!;
-    const spec = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts)[0]!;
-    specName = spec.name;
-    const f = (await auto.facets({ text: null, filters: {}, specValues: [spec.name], size: 100 })).specValues[spec.name]!;
+    const [spec, other] = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts);
+    specName = spec!.name;
+    const facetsOf = async (name: string, filters: EngineFilters = {}) =>
+      (await auto.facets({ text: null, filters, specValues: [name], size: 100 })).specValues[name]!;
+    const f = await facetsOf(spec!.name);
+    // The second spec's rarest value among parts that have the first: a small set meeting a broad one.
+    const g = await facetsOf(other!.name, { status: ['active'], specs: [{ name: spec!.name, range: { gte: f.min! } }] });
+    const rareOther = g.values[g.values.length - 1]!.value;
     const list = [...meta.lists].sort((a, b) => b.member_count - a.member_count)[0]!;
     const active: EngineFilters = { status: ['active'] };
     cases.push(
-      ['the whole extent of the most-held spec (a broad set)', { ...active, specs: [{ name: spec.name, range: { gte: f.min!, lte: f.max! } }] }],
-      ['above its least value', { ...active, specs: [{ name: spec.name, range: { gt: f.min! } }] }],
-      ['its most common value', { specs: [{ name: spec.name, values: [f.values[0]!.value] }] }],
-      ['a rare value (a small set)', { specs: [{ name: spec.name, values: [f.values[f.values.length - 1]!.value] }] }],
+      ['the whole extent of the most-held spec (a broad set)', { ...active, specs: [{ name: spec!.name, range: { gte: f.min!, lte: f.max! } }] }],
+      ['above its least value', { ...active, specs: [{ name: spec!.name, range: { gt: f.min! } }] }],
+      ['its most common value', { specs: [{ name: spec!.name, values: [f.values[0]!.value] }] }],
+      ['a rare value (a small set)', { specs: [{ name: spec!.name, values: [f.values[f.values.length - 1]!.value] }] }],
       ['the largest list', { ...active, lists: [list.list_id] }],
-      ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec.name, range: { gte: f.min! } }] }],
+      ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec!.name, range: { gte: f.min! } }] }],
       ['status only (no sets)', active],
       ['1000 units at any price (a broad set of price bands)', { ...active, priceAt: { quantity: 1000, maxUsd: 1e9 } }],
       ['one unit at a low price (a small set of price bands)', { priceAt: { quantity: 1, maxUsd: 0.01 } }],
       ['the list and a price at 100 units', { lists: [list.list_id], priceAt: { quantity: 100, maxUsd: 0.5 } }],
+      // Several sets: the few parts in common read from the smallest, the others checked part by part (FilterSql.drivenBy).
+      [
+        'a rare value of one spec and the broad range of another',
+        {
+          ...active,
+          specs: [
+            { name: spec!.name, range: { gte: f.min! } },
+            { name: other!.name, values: [rareOther] },
+          ],
+        },
+      ],
+      [
+        'a rare value with its number arm, the list and a price',
+        {
+          lists: [list.list_id],
+          specs: [
+            { name: other!.name, values: [rareOther], nums: [g.min!], numUnit: other!.unit },
+            { name: spec!.name, range: { gte: f.min!, lte: f.max! } },
+          ],
+          priceAt: { quantity: 1, maxUsd: 1e9 },
+        },
+      ],
+      [
+        'two ranges, each broad',
+        {
+          specs: [
+            { name: spec!.name, range: { gte: f.min! } },
+            { name: other!.name, range: { gte: g.min! } },
+          ],
+        },
+      ],
     );
   }, 60_000);
 

@@ -1,8 +1,8 @@
 /**
  * Plan choices of the SQLite adapter for filtered reads, made per request from counts through indexes:
  * broad list/spec sets scanned in index order with the sets probed (broadSets), and filter-only pages
- * read from the few parts the narrowing conditions select (filterOnlyPage); `selectsFewer` is the count
- * both these and text-rank.ts's plain-join choice use.
+ * read from the few parts the narrowing conditions select (filterOnlyPage); `fewSelected` is the count
+ * and the read both these and text-rank.ts's ranking of the few use.
  */
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
@@ -15,19 +15,62 @@ const BROAD_SET_MIN = 1000;
 
 type Stmt = (sql: string) => Database.Statement;
 
+/** Members a set is counted up to when choosing the set a selected read starts from (drivingSet). */
+const DRIVER_COUNT_MAX = 512;
+
 /**
- * Whether the filters' narrowing conditions (categories, manufacturers, lists, spec values and ranges:
- * FilterSql.narrowing, read through indexes) select fewer than `bound` parts, counted up to the bound;
- * false when there are none.
+ * The set of the narrowing conditions to read the selected parts from (FilterSql.drivenBy): the
+ * smallest, each counted through its index up to DRIVER_COUNT_MAX; null when there is none, or none
+ * under that count (SQLite's own plan then: every set built, and intersected).
  */
-export function selectsFewer(stmt: Stmt, t: VersionTables, f: FilterSql, bound: number): boolean {
-  if (!f.narrowing) return false;
+function drivingSet(stmt: Stmt, narrowing: FilterSql): number | null {
+  let best: number | null = null;
+  let fewest = DRIVER_COUNT_MAX;
+  narrowing.sets.forEach((c, i) => {
+    const n = stmt(`SELECT count(*) FROM (${c.sql} LIMIT ?)`)
+      .pluck()
+      .get(...c.params, fewest) as number;
+    if (n < fewest) {
+      fewest = n;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/** The whole filters' condition written to read the few parts their narrowing conditions select, and its parameters. */
+export interface FewSelected {
+  where: string;
+  params: unknown[];
+  /** Whether `where` reads no large set (none, or read from a small one): reading the parts then costs about their number. */
+  cheap: boolean;
+}
+
+/**
+ * When the filters' narrowing conditions (categories, manufacturers, lists, spec values and ranges:
+ * FilterSql.narrowing, read through indexes) select fewer than `bound` parts, counted up to the bound
+ * (from their smallest set when it is small, drivingSet): the filters' condition written to read
+ * those parts and check each (`p.rowid IN` them, or the driving set with the others checked row by
+ * row); null otherwise, and when there are none.
+ */
+export function fewSelected(stmt: Stmt, t: VersionTables, f: FilterSql, bound: number): FewSelected | null {
+  const narrowing = f.narrowing;
+  if (!narrowing) return null;
+  const d = drivingSet(stmt, narrowing);
   // Without the status (SQLite may walk the (status, stock) index and test every active part: 35 ms
   // at 578k), stock, price or excluded categories (no index: a scan of the parts table).
-  const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${f.narrowing.sql} LIMIT ?)`)
+  const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${d === null ? narrowing.sql : narrowing.drivenBy(d)} LIMIT ?)`)
     .pluck()
-    .get(...f.narrowing.params, bound) as number;
-  return n < bound;
+    .get(...narrowing.params, bound) as number;
+  if (n >= bound) return null;
+  // The narrowing's sets are the first of the filters' (FilterSql.narrowing): the same index serves both.
+  return d !== null
+    ? { where: f.drivenBy(d), params: f.params, cheap: true }
+    : {
+        where: `p.rowid IN (SELECT p.rowid FROM ${t.parts} p WHERE ${narrowing.sql}) AND ${f.probeSql}`,
+        params: [...narrowing.params, ...f.params],
+        cheap: narrowing.sets.length === 0,
+      };
 }
 
 export interface FilterPlanOptions {
@@ -74,16 +117,14 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
    */
   function filterOnlyPage(t: VersionTables, f: FilterSql, limit: number, offset: number): { rows: TextHit[]; count(): number } {
     const cols = `p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p`;
-    const selected = opts.filterOnly !== 'stock-order' && selectsFewer(stmt, t, f, Math.ceil(Math.sqrt(Math.max(1, offset + limit) * Math.max(1, partsIn(t)))));
-    const where = selected ? null : whereOf(t, f);
-    const rows = (
-      where === null
-        ? stmt(
-            `SELECT ${cols} WHERE p.rowid IN (SELECT p.rowid FROM ${t.parts} p WHERE ${f.narrowing!.sql}) AND ${f.probeSql} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`,
-          ).all(...f.narrowing!.params, ...f.params, limit, offset)
-        : stmt(`SELECT ${cols} WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...f.params, limit, offset)
-    ) as TextHit[];
-    const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where ?? whereOf(t, f)}`).get(...f.params) as { n: number }).n;
+    const few = opts.filterOnly !== 'stock-order' ? fewSelected(stmt, t, f, Math.ceil(Math.sqrt(Math.max(1, offset + limit) * Math.max(1, partsIn(t))))) : null;
+    if (few) {
+      const rows = stmt(`SELECT ${cols} WHERE ${few.where} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...few.params, limit, offset) as TextHit[];
+      return { rows, count: () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${few.where}`).get(...few.params) as { n: number }).n };
+    }
+    const where = whereOf(t, f);
+    const rows = stmt(`SELECT ${cols} WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as TextHit[];
+    const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
     return { rows, count };
   }
 

@@ -49,6 +49,8 @@ export interface ScoredRows {
   top(n: number): { r: number; s: number }[];
   /** Every row scoring exactly `s`. */
   tied(s: number): { r: number }[];
+  /** The bm25() value of a row, undefined when it does not match. */
+  scoreOf(r: number): number | undefined;
 }
 
 /** The k-th largest value of `xs` (1-based), by selection over a copy: O(n) on average. */
@@ -82,6 +84,7 @@ function kthLargest(xs: Float64Array, k: number): number {
 /** Rows and their bm25 sums (higher is better; FTS5's value is the negation). */
 function scoredRows(rows: Int32Array, sums: Float64Array): ScoredRows {
   const sorted = (idx: number[]) => idx.sort((a, b) => sums[b]! - sums[a]! || rows[a]! - rows[b]!).map((i) => ({ r: rows[i]!, s: -1.0 * sums[i]! }));
+  let byRow: Map<number, number> | null = null;
   return {
     size: rows.length,
     top(n) {
@@ -100,6 +103,13 @@ function scoredRows(rows: Int32Array, sums: Float64Array): ScoredRows {
       const out: { r: number }[] = [];
       for (let i = 0; i < rows.length; i++) if (-1.0 * sums[i]! === s) out.push({ r: rows[i]! });
       return out;
+    },
+    scoreOf(r) {
+      if (!byRow) {
+        byRow = new Map();
+        for (let i = 0; i < rows.length; i++) byRow.set(rows[i]!, -1.0 * sums[i]!);
+      }
+      return byRow.get(r);
     },
   };
 }
