@@ -186,6 +186,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     return false;
   };
 
+  /** The parts holding the parsed spec values (within the named categories, if any). */
+  const specRead = () =>
+    textHits(null, { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] }, POOL_MIN);
+
   // What follows from the BM25 list alone is read while the query's embedding is computed (on SQLite the
   // engine's reads take this thread, the model its own), not after kNN:
   //  - The named categories' parts rank first, so enough of them must be candidates. BM25's order within
@@ -203,7 +207,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   //    says: read through the engines' spec filters when fewer than SPEC_FILL of the candidates (each
   //    list's first POOL_MIN, so the same on every page) meet every quantity constraint.
   // kNN only adds candidates, so the last two are read here whenever the lexical lists leave them
-  // possible, and used after kNN only when the same rules, over every list, still ask for them.
+  // possible, and used after kNN only when the same rules, over every list, still ask for them (the
+  // spec read is made then if the lexical stage skipped it, see below).
   const lexicalStage = lexical.then(async (lex) => {
     let inNamed = 0;
     if (within.length) for (const h of head(lex)) if (isNamed(h)) inNamed++;
@@ -214,11 +219,8 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     const browse = found && found.size < CATEGORY_FILL ? await textHits(null, { ...req.filters, categories: within }, POOL_MIN) : null;
     // The hits themselves: their records are parsed only when read (see `carriers` below).
     const hits = new Map<number, TextHit>();
-    for (const h of [...head(lex), ...head(cat)]) if (!hits.has(h.id)) hits.set(h.id, h);
-    const specs =
-      bySpec.length && !specFilled(hits.keys(), (id) => hits.get(id)?.record)
-        ? await textHits(null, { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] }, POOL_MIN)
-        : null;
+    for (const h of [...head(lex), ...head(cat), ...(browse ?? [])]) if (!hits.has(h.id)) hits.set(h.id, h);
+    const specs = bySpec.length && !specFilled(hits.keys(), (id) => hits.get(id)?.record) ? await specRead() : null;
     return { lex, cat, found, browse, specs };
   });
   const [lexicalResult, { vec, vecHead }, mpnHits] = await Promise.all([lexicalStage, vector, mpn]);
@@ -240,7 +242,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   for (const hits of [lex, vec, vecHead, cat, browse]) keep(hits);
   let specHits: TextHit[] = [];
   if (bySpec.length && !specFilled(new Set([...head(lex), ...head(vecHead), ...head(cat), ...browse].map((h) => h.id)), recordOf)) {
-    specHits = lexicalResult.specs!; // read whenever the lexical lists alone left it short
+    // Read in the lexical stage unless the lists there seemed to fill: they may not now when the browse
+    // read there is not used (kNN found the categories' parts), or when a record read with kNN differs
+    // from the same part's read with BM25 (a version went live between them).
+    specHits = lexicalResult.specs ?? (await specRead());
     keep(specHits);
   }
 

@@ -42,7 +42,9 @@ describe('agentic search while the embedding is computed', () => {
         categories: view.categoryMatcher(),
         specNames: view.specNameIndex(),
       });
-      await new Promise((r) => setTimeout(r, 50));
+      // Until the last read the lexical stage makes (or a generous bound on a busy machine).
+      for (const until = Date.now() + 10_000; !calls.includes('spec values') && Date.now() < until;) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 20)); // nothing else comes before the model answers
       const beforeModel = [...calls];
       release();
       const r = await search;

@@ -121,6 +121,22 @@ describe('SQLite BM25 from postings', () => {
     });
   });
 
+  it("looks a row's score up, for the query just scored and for one scored before the last", () => {
+    withVersion(({ db, t, ranking }) => {
+      const scorer = createPostingsScorer(db);
+      const [a, b] = [scorer.score(t, ranking.textMatch(t, QUERIES[0]!)!)!, scorer.score(t, ranking.textMatch(t, QUERIES[1]!)!)!];
+      // b is current (the scorer's own sums); a was scored before it (its rows' own copy).
+      for (const scored of [b, a]) {
+        const all = scored.top(scored.size);
+        expect(all.length).toBeGreaterThan(0);
+        for (const x of all) expect(scored.scoreOf(x.r)).toBe(x.s);
+        const matched = new Set(all.map((x) => x.r));
+        const absent = [0, -1, 1e9, ...Array.from({ length: 50 }, (_, i) => i + 1)].filter((r) => !matched.has(r));
+        for (const r of absent) expect(scored.scoreOf(r)).toBeUndefined();
+      }
+    });
+  });
+
   it('bounds what it keeps, words absent from the index included', () => {
     withVersion(({ db, t, ranking }) => {
       // Words found nowhere keep no rows, but each costs its key: 300 of them cannot all stay under 10,000 entries.

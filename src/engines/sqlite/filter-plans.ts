@@ -51,12 +51,14 @@ export interface FewSelected {
  * FilterSql.narrowing, read through indexes) select fewer than `bound` parts, counted up to the bound
  * (from their smallest set when it is small, drivingSet): the filters' condition written to read
  * those parts and check each (`p.rowid IN` them, or the driving set with the others checked row by
- * row); null otherwise, and when there are none.
+ * row); null otherwise, and when there are none (and, with `cheapOnly`, when the read would not be cheap).
  */
-export function fewSelected(stmt: Stmt, t: VersionTables, f: FilterSql, bound: number): FewSelected | null {
+export function fewSelected(stmt: Stmt, t: VersionTables, f: FilterSql, bound: number, opts: { cheapOnly?: boolean } = {}): FewSelected | null {
   const narrowing = f.narrowing;
   if (!narrowing) return null;
   const d = drivingSet(stmt, narrowing);
+  // `cheapOnly`: a read behind large sets is not wanted, so they are not built to be counted either.
+  if (opts.cheapOnly && d === null && narrowing.sets.length > 0) return null;
   // Without the status (SQLite may walk the (status, stock) index and test every active part: 35 ms
   // at 578k), stock, price or excluded categories (no index: a scan of the parts table).
   const n = stmt(`SELECT count(*) FROM (SELECT 1 FROM ${t.parts} p WHERE ${d === null ? narrowing.sql : narrowing.drivenBy(d)} LIMIT ?)`)

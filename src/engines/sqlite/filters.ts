@@ -172,7 +172,10 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     probeSql: form('+p.rowid IN', true),
     params,
     sets,
-    drivenBy: (i) => form('', false, i),
+    drivenBy: (i) => {
+      if (!Number.isInteger(i) || i < 0 || i >= sets.length) throw new RangeError(`filters: no set ${i} to read from (${sets.length} sets)`);
+      return form('', false, i);
+    },
     narrowing: null,
     statusOnly,
   };

@@ -49,7 +49,11 @@ export interface ScoredRows {
   top(n: number): { r: number; s: number }[];
   /** Every row scoring exactly `s`. */
   tied(s: number): { r: number }[];
-  /** The bm25() value of a row, undefined when it does not match. */
+  /**
+   * The bm25() value of a row, undefined when it does not match: a lookup in the scorer's own per-row
+   * sums while no other query has been scored since (rankFew asks at once), else a Map built once over
+   * every matching row.
+   */
   scoreOf(r: number): number | undefined;
 }
 
@@ -81,8 +85,8 @@ function kthLargest(xs: Float64Array, k: number): number {
   return a[want]!;
 }
 
-/** Rows and their bm25 sums (higher is better; FTS5's value is the negation). */
-function scoredRows(rows: Int32Array, sums: Float64Array): ScoredRows {
+/** Rows and their bm25 sums (higher is better; FTS5's value is the negation); `current`: a row's sum from the scorer's arrays, or null once they hold another query's. */
+function scoredRows(rows: Int32Array, sums: Float64Array, current: (r: number) => number | undefined | null): ScoredRows {
   const sorted = (idx: number[]) => idx.sort((a, b) => sums[b]! - sums[a]! || rows[a]! - rows[b]!).map((i) => ({ r: rows[i]!, s: -1.0 * sums[i]! }));
   let byRow: Map<number, number> | null = null;
   return {
@@ -105,6 +109,8 @@ function scoredRows(rows: Int32Array, sums: Float64Array): ScoredRows {
       return out;
     },
     scoreOf(r) {
+      const sum = current(r);
+      if (sum !== null) return sum === undefined ? undefined : -1.0 * sum;
       if (!byRow) {
         byRow = new Map();
         for (let i = 0; i < rows.length; i++) byRow.set(rows[i]!, -1.0 * sums[i]!);
@@ -340,7 +346,8 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     const rows = candidates.slice(0, n);
     const sums = new Float64Array(n);
     for (let i = 0; i < n; i++) sums[i] = acc[rows[i]!]!;
-    return scoredRows(rows, sums);
+    // The per-row sums stay this query's until the next scoring moves the stamp on.
+    return scoredRows(rows, sums, (r) => (v.stamp !== stamp ? null : r >= 0 && r < mark.length && mark[r] === stamp ? acc[r]! : undefined));
   }
 
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */

@@ -9,7 +9,7 @@ import { fewSelected, type FewSelected } from './filter-plans.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
-import { createPostingsScorer, rowVocab, type ScoredQuery } from './postings.ts';
+import { createPostingsScorer, rowVocab, type ScoredQuery, type ScoredRows } from './postings.ts';
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
 /**
@@ -21,6 +21,8 @@ const COMMON_WORD_PARTS = 5_000;
 const COMMON_WORD_SHARE = 0.01;
 /** Largest ranked window filtered in JS before the plain join takes over (see rankedText). */
 const RANK_WINDOW_MAX = 20_000;
+/** Most parts passing the filters' indexed conditions that are read and ranked from the postings when the ranked windows find the filters selective (rankedText). */
+const RANK_FEW_MAX = 5_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
 
@@ -105,18 +107,37 @@ export function createTextRanking(
    * window's last is inside the window; when k passing rows are among them the answer is complete, and
    * when enough passed but some tie with the last row, the rows at that score are read once (ties are
    * broken by id, which the FTS order does not follow). Otherwise n grows by the observed pass rate for
-   * one more round, and filters that pass under 1 in SELECTIVE_PASS_RATE rows go to the plain join,
-   * where SQLite filters before it sorts. When fewer than k parts pass the filters' indexed conditions
-   * at all (fewerPass), the windows cannot fill: those few parts are read, each checked against the
-   * filters, and ranked by their scores from the postings (`rankFew`; the plain join when the postings
-   * cannot score the query). Every path answers exactly what the plain join answers
-   * (test/unit/sqlite-plans.test.ts forces both).
+   * one more round, and filters that pass under 1 in SELECTIVE_PASS_RATE rows are selective. When
+   * fewer than k parts pass the filters' indexed conditions at all (fewerPass), the windows cannot
+   * fill: those few parts are read, each checked against the filters, and ranked by their scores from
+   * the postings (`rankFew`); selective filters whose parts are few next to the matches are read the
+   * same way. Otherwise (or when the postings cannot score the query, or the few parts sit behind large
+   * sets) the plain join, where SQLite filters before it sorts. Every path answers exactly what the
+   * plain join answers (test/unit/sqlite-plans.test.ts forces both).
    */
   function rankedText(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] {
-    const few = plan === 'windows' ? fewerPass(t, f, k) : null;
-    // Few parts behind large sets (every set over DRIVER_COUNT_MAX, their intersection under k): the join.
-    const hits = plan !== 'windows' ? null : few ? (few.cheap ? rankFew(t, match, few, k) : null) : windowed(t, match, f, k);
-    if (hits) return hits;
+    if (plan === 'windows') {
+      // Every matching row's score at once from the postings (postings.ts) when the query's words allow,
+      // else FTS5's ranked windows; scored when first needed.
+      let scored: ScoredRows | null | undefined;
+      const scores = () => (scored === undefined ? (scored = usePostings ? postings.score(t, match) : null) : scored);
+      const few = fewerPass(t, f, k);
+      // Few parts behind large sets only (every set over DRIVER_COUNT_MAX, their intersection under k): the join.
+      if (few) {
+        const s = few.cheap ? scores() : null;
+        if (s) return rankFew(t, few, s, k);
+      } else {
+        const hits = windowed(t, match, f, k, scores());
+        if (hits) return hits;
+        // The windows found the filters selective: when the parts passing their indexed conditions are
+        // few enough to read (under a quarter of the matches and RANK_FEW_MAX) behind no large set, they
+        // are ranked from the postings too ("resistor 0603" in a 700-part list of the 578k catalogue,
+        // 98k matches: 55 -> 2 ms); else the join, whose cost is the matches'.
+        const s = scores();
+        const some = s ? fewSelected(stmt, t, f, Math.min(RANK_FEW_MAX, Math.floor(s.size / 4)), { cheapOnly: true }) : null;
+        if (s && some?.cheap) return rankFew(t, some, s, k);
+      }
+    }
     // Selective filters: join every match and let SQLite filter before it sorts.
     return stmt(
       `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score, p.category AS category FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
@@ -136,11 +157,9 @@ export function createTextRanking(
    * The best k of the few parts passing the filters (fewerPass), by their bm25() from the postings: the
    * parts are read through the filters' indexes and looked up among the query's scored rows, where the
    * plain join scores every match in FTS5 first ("diode" within the 98 Schottky diodes of the 29k
-   * catalogue: 2 -> 0.3 ms). Null when the postings cannot score the query (the plain join then).
+   * catalogue: 2 -> 0.3 ms).
    */
-  function rankFew(t: VersionTables, match: TextMatch, few: FewSelected, k: number): TextHit[] | null {
-    const scored = usePostings ? postings.score(t, match) : null;
-    if (!scored) return null;
+  function rankFew(t: VersionTables, few: FewSelected, scored: ScoredRows, k: number): TextHit[] {
     const rows = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM ${t.parts} p WHERE ${few.where}`).all(...few.params) as {
       r: number;
       id: number;
@@ -158,10 +177,7 @@ export function createTextRanking(
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
-  function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] | null {
-    // Every matching row's score at once from the postings (postings.ts) when the query's words allow,
-    // else FTS5's ranked windows.
-    const scored = usePostings ? postings.score(t, match) : null;
+  function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number, scored: ScoredRows | null): TextHit[] | null {
     const top = scored
       ? (n: number) => scored.top(n)
       : (n: number) =>
