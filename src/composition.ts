@@ -10,6 +10,7 @@ import type { AccountStore, Throttle } from './accounts/port.ts';
 import { createCatalogProvider } from './catalog/view.ts';
 import type { Config } from './config.ts';
 import { loadEmbedder } from './embeddings/index.ts';
+import { cachingEmbedder } from './embeddings/query-cache.ts';
 import type { Embedder } from './embeddings/port.ts';
 import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -71,7 +72,9 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
   let embedderMessage = 'embeddings disabled for this process';
   if (opts.embedder !== false) {
     const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1), log });
-    embedder = status.embedder;
+    // The API's queries are kept for the next page and repeats; the ingest's batches are never asked again.
+    embedder =
+      status.embedder && !opts.bulkEmbedding && config.embeddingQueryCache > 0 ? cachingEmbedder(status.embedder, config.embeddingQueryCache) : status.embedder;
     embedderMessage = status.message;
   }
   const { accounts, throttle, gate } = await createAccounts(config);

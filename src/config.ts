@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PRICES_USD, micros, type BillingConfig } from './accounts/billing.ts';
 import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
+import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
 import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
@@ -24,7 +25,7 @@ export interface Config {
   readonly opensearchUrl: string | null;
   /** Prefix of every OpenSearch index and alias this service owns. */
   readonly opensearchIndexPrefix: string;
-  /** Redis URL; when set, accounts, throttle and jobs live in Redis. */
+  /** Redis URL; when set, accounts, keys, the ledger and the throttle live in Redis. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key this service owns. */
   readonly redisPrefix: string;
@@ -39,6 +40,8 @@ export interface Config {
    * at a time, beside the thread serving requests), every core for bulk embedding (ingest).
    */
   readonly embeddingThreads: number | null;
+  /** Query embeddings the API keeps for queries asked again (embeddings/query-cache.ts; 0 keeps none). */
+  readonly embeddingQueryCache: number;
   /** SQLite engine: parsed part records kept for reuse (RECORD_CACHE_SIZE; 0 keeps none). */
   readonly recordCacheSize: number;
   /** Log level. */
@@ -156,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingModelId: hubId === null || hubId.toLowerCase() === 'none' ? null : hubId,
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
     embeddingThreads: str(env, 'EMBEDDING_THREADS') === null ? null : int(env, 'EMBEDDING_THREADS', 1, 1, 256),
+    embeddingQueryCache: int(env, 'EMBEDDING_QUERY_CACHE', DEFAULT_QUERY_CACHE, 0, 1_000_000),
     recordCacheSize: int(env, 'RECORD_CACHE_SIZE', DEFAULT_RECORD_CACHE, 0, 10_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     billing: Object.freeze({
