@@ -209,6 +209,12 @@ export interface SearchEngine {
   /** Connects and creates what must exist; safe to call more than once. */
   init(): Promise<void>;
   info(): Promise<EngineInfo>;
+  /**
+   * Reads what the first queries of the live version would otherwise wait for or run without (SQLite: the
+   * full-text row lengths that BM25 from postings needs, read in the background on a swap), for the
+   * API's start before it listens. Optional: engines without such state have none.
+   */
+  warmUp?(): Promise<void>;
   /** The live version's catalogue snapshot, or null when nothing has been loaded. */
   meta(): Promise<CatalogMeta | null>;
   /** Replaces the stored snapshot of the live version (list edits and the like). */

@@ -79,6 +79,18 @@ describe('SQLite BM25 from postings', () => {
     }
   }
 
+  async function withVersionAsync(
+    fn: (a: { db: Database.Database; t: ReturnType<typeof versionTables>; ranking: ReturnType<typeof createTextRanking> }) => Promise<void>,
+  ) {
+    const db = new Database(file, { readonly: true });
+    try {
+      const t = versionTables(live);
+      await fn({ db, t, ranking: createTextRanking(db, (sql) => db.prepare(sql), { parts: 300, share: 0.05 }) });
+    } finally {
+      db.close();
+    }
+  }
+
   it.each([
     ['every posting kept', {}],
     ['a few hundred rows of postings kept (words are read again)', { cacheEntries: 300 }],
@@ -164,8 +176,35 @@ describe('SQLite BM25 from postings', () => {
     });
   });
 
+  it('reads a new version in the background, a chunk per turn, FTS5 ranking meanwhile', async () => {
+    await withVersionAsync(async ({ db, t, ranking }) => {
+      const inline = createPostingsScorer(db);
+      const scorer = createPostingsScorer(db, { lengthsInBackground: true, lengthsChunk: 100 });
+      const match = ranking.textMatch(t, QUERIES[0]!)!;
+      expect(scorer.score(t, match)).toBeNull(); // starts the read; the caller ranks with FTS5
+      let turns = 0;
+      let counting = true;
+      const tick = () => {
+        turns++;
+        if (counting) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await scorer.ready(t);
+      counting = false;
+      const rows = (db.prepare(`SELECT count(*) FROM ${t.fts}_docsize`).pluck().get() as number) / 100;
+      expect(turns).toBeGreaterThanOrEqual(Math.floor(rows) - 1); // the event loop turned between chunks
+      const [a, b] = [scorer.score(t, match)!, inline.score(t, match)!];
+      expect(a.top(a.size)).toEqual(b.top(b.size));
+      // A version whose tables are gone is left to FTS5, without an error.
+      const gone = { ...t, fts: `${t.fts}_gone` };
+      await scorer.ready(gone);
+      expect(scorer.score(gone, match)).toBeNull();
+    });
+  });
+
   it('gives the engine the same answers as FTS5, with filters', async () => {
     const postings = createSqliteEngine({ file });
+    await postings.warmUp!(); // the row lengths read: answers come from the postings
     const fts5 = createSqliteEngine({ file, plans: { bm25: 'fts5' } });
     const filterCases: EngineFilters[] = [{}, { status: ['active'] }, { status: ['obsolete', 'nrnd'] }];
     const answers = async (e: SearchEngine) => {

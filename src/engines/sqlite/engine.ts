@@ -120,7 +120,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     if (!s) stmts.set(sql, (s = db.prepare(sql)));
     return s;
   }
-  const { textMatch, rankedText } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
+  const { textMatch, rankedText, postingsReady } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
@@ -246,6 +246,11 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const engine: SearchEngine = {
     kind: 'sqlite',
     async init() {},
+    async warmUp() {
+      const t = tables();
+      if (t) await postingsReady(t);
+    },
+
     async info(): Promise<EngineInfo> {
       const t = tables();
       const parts = t ? (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n : 0;

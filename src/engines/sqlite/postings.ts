@@ -188,19 +188,33 @@ export interface PostingsLimits {
   cacheEntries?: number;
   phraseOccurrences?: number;
   stampMax?: number;
+  /** Row lengths of a new version read in the background, a chunk per turn (the engine), not at once on its first query (default). */
+  lengthsInBackground?: boolean;
+  /** Rows read per turn in the background (LENGTHS_CHUNK). */
+  lengthsChunk?: number;
 }
+
+/** Row lengths read per turn of the event loop in the background form (about 4 ms at a time). */
+const LENGTHS_CHUNK = 4096;
 
 /** `stmt`: the connection's prepared-statement cache (the engine's), or one of the scorer's own. */
 export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}, stmt: (sql: string) => Database.Statement = cachedStatements(db)) {
   const cacheEntries = limits.cacheEntries ?? CACHE_ENTRIES;
   const phraseOccurrencesMax = limits.phraseOccurrences ?? PHRASE_OCCURRENCES_MAX;
   const stampMax = limits.stampMax ?? 0x7fffffff;
+  const background = limits.lengthsInBackground ?? false;
+  const lengthsChunk = limits.lengthsChunk ?? LENGTHS_CHUNK;
   const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
   const columnIndex = new Map<string, number>(FTS_COLUMNS.map(([c], i) => [`t_${c}`, i]));
   let current: VersionPostings | null = null;
 
-  function versionOf(t: VersionTables): VersionPostings | null {
-    if (current?.fts === t.fts) return current;
+  /** The version whose row lengths are being read in the background, and when that ends. */
+  let loading: { fts: string; done: Promise<void> } | null = null;
+  /** Versions whose lengths could not be read (their tables gone): FTS5 ranks them, no new attempt. */
+  const failed = new Set<string>();
+
+  /** The version's averages and row lengths, read `chunk` rows at a time; `step` between chunks (the background read yields there). */
+  function readVersion(t: VersionTables, chunk: number, step: () => Promise<void> | void): Promise<VersionPostings | null> | VersionPostings | null {
     // Averages record (id 1 of the data table): the row count, then each column's token count.
     const averages = stmt(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
     if (!averages) return null;
@@ -208,24 +222,90 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     const tokenCount = sumVarints(averages.subarray(used));
     const maxRowid = (stmt(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
     const lengths = new Int32Array(maxRowid + 1);
-    for (const [id, sz] of stmt(`SELECT id, sz FROM ${t.fts}_docsize`).raw().iterate() as Iterable<[number, Uint8Array]>) lengths[id] = sumVarints(sz);
-    const instances = `temp.${t.fts}_instances`;
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
-    const vocab = rowVocab(db, t);
-    current = {
-      fts: t.fts,
-      instances,
-      vocab,
-      lengths,
-      rowCount: Math.max(1, rowCount),
-      avgdl: tokenCount / Math.max(1, rowCount),
-      words: new Map(),
-      entries: 0,
-      acc: new Float64Array(lengths.length),
-      mark: new Int32Array(lengths.length),
-      stamp: 0,
+    const finish = (): VersionPostings => {
+      const instances = `temp.${t.fts}_instances`;
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
+      return {
+        fts: t.fts,
+        instances,
+        vocab: rowVocab(db, t),
+        lengths,
+        rowCount: Math.max(1, rowCount),
+        avgdl: tokenCount / Math.max(1, rowCount),
+        words: new Map(),
+        entries: 0,
+        acc: new Float64Array(lengths.length),
+        mark: new Int32Array(lengths.length),
+        stamp: 0,
+      };
     };
-    return current;
+    const next = stmt(`SELECT id, sz FROM ${t.fts}_docsize WHERE id > ? ORDER BY id LIMIT ?`).raw();
+    /** Reads the chunk after row `after`; the last row read, or null at the end. */
+    const readChunk = (after: number): number | null => {
+      let last: number | null = null;
+      let n = 0;
+      for (const [id, sz] of next.iterate(after, chunk) as Iterable<[number, Uint8Array]>) {
+        lengths[id] = sumVarints(sz);
+        last = id;
+        n++;
+      }
+      return n < chunk ? null : last;
+    };
+    if (chunk >= maxRowid) {
+      readChunk(-1);
+      return finish();
+    }
+    return (async () => {
+      for (let after: number | null = -1; after !== null; after = readChunk(after)) await step();
+      return finish();
+    })();
+  }
+
+  /**
+   * The version's postings state, once its row lengths are read. In the background form (the engine's),
+   * a version not read yet starts being read LENGTHS_CHUNK rows per turn of the event loop and null is
+   * returned meanwhile (FTS5 ranks): reading every length of the 578k catalogue at once held the event
+   * loop for 1.3 s on the first text query after a new version went live.
+   */
+  function versionOf(t: VersionTables): VersionPostings | null {
+    if (current?.fts === t.fts) return current;
+    if (!background) {
+      const v = readVersion(t, Number.MAX_SAFE_INTEGER, () => undefined) as VersionPostings | null;
+      if (v) current = v;
+      return v;
+    }
+    void ready(t);
+    return null;
+  }
+
+  /** Resolves once the version's row lengths are read (at once in the inline form); a failed read leaves FTS5 ranking it. */
+  function ready(t: VersionTables): Promise<void> {
+    if (current?.fts === t.fts || failed.has(t.fts)) return Promise.resolve();
+    if (!background) {
+      versionOf(t);
+      return Promise.resolve();
+    }
+    if (loading?.fts === t.fts) return loading.done;
+    const fts = t.fts;
+    const done = (async () => {
+      try {
+        // A newer version asked for meanwhile ends this read (its own starts).
+        const v = await readVersion(t, lengthsChunk, async () => {
+          await new Promise((r) => setImmediate(r));
+          if (loading?.fts !== fts) throw new Error('superseded');
+        });
+        if (loading?.fts === fts) {
+          if (v) current = v;
+          else failed.add(fts);
+        }
+      } catch (e) {
+        if (loading?.fts === fts && !(e instanceof Error && e.message === 'superseded')) failed.add(fts);
+      } finally {
+        if (loading?.fts === fts) loading = null;
+      }
+    })();
+    loading = { fts, done };
+    return done;
   }
 
   /**
@@ -353,5 +433,5 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */
   const kept = () => ({ keys: current?.words.size ?? 0, entries: current?.entries ?? 0 });
 
-  return { score, kept };
+  return { score, kept, ready };
 }

@@ -51,7 +51,8 @@ export function createTextRanking(
   /** Whether BM25 may be summed from postings (postings.ts) rather than by FTS5's bm25(); tests compare both. */
   usePostings = true,
 ) {
-  const postings = createPostingsScorer(db, {}, stmt);
+  // A new version's row lengths are read in the background (postings.ts); FTS5 ranks until then.
+  const postings = createPostingsScorer(db, { lengthsInBackground: true }, stmt);
   /** Size and document frequencies of query words of one index version (see textMatch), read on first use. */
   let stats: { fts: string; vocab: string; docCount: number; docFreq: Map<string, number> } | null = null;
   const versionStats = (t: VersionTables) => {
@@ -228,5 +229,8 @@ export function createTextRanking(
     return null;
   }
 
-  return { textMatch, rankedText };
+  /** Resolves once a version's BM25 can be summed from postings (its row lengths read; at once without postings). */
+  const postingsReady = (t: VersionTables): Promise<void> => (usePostings ? postings.ready(t) : Promise.resolve());
+
+  return { textMatch, rankedText, postingsReady };
 }
