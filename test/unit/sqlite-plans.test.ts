@@ -31,6 +31,8 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     await ingestCatalog(auto, sampleFiles(files, true));
     probe = createSqliteEngine({ file, plans: { broadSets: 'always', facetCounts: 'scan', filterOnly: 'stock-order' } });
     seek = createSqliteEngine({ file, plans: { broadSets: 'never', facetCounts: 'seek', textRank: 'join' } });
+    // BM25 from the postings (their row lengths read), as a serving process ranks: else FTS5 would rank every text query here.
+    await Promise.all([auto.warmUp!(), probe.warmUp!()]);
     const meta = (await auto.meta())!;
     const [spec, other] = [...(meta.specs ?? [])].filter((s) => s.unit !== null).sort((a, b) => b.parts - a.parts);
     specName = spec!.name;

@@ -133,12 +133,15 @@ describe('SQLite BM25 from postings', () => {
     });
   });
 
-  it("looks a row's score up, for the query just scored and for one scored before the last", () => {
+  it.each([
+    ['marks kept', {}],
+    ['marks started afresh in between (the stamp comes round again)', { stampMax: 2 }],
+  ])("looks a row's score up, for the query just scored and for ones scored before it (%s)", (_, limits) => {
     withVersion(({ db, t, ranking }) => {
-      const scorer = createPostingsScorer(db);
-      const [a, b] = [scorer.score(t, ranking.textMatch(t, QUERIES[0]!)!)!, scorer.score(t, ranking.textMatch(t, QUERIES[1]!)!)!];
-      // b is current (the scorer's own sums); a was scored before it (its rows' own copy).
-      for (const scored of [b, a]) {
+      const scorer = createPostingsScorer(db, limits);
+      const [a, b, c] = ['resistor', 'ceramic capacitor 0603', 'mosfet'].map((q) => scorer.score(t, ranking.textMatch(t, q)!)!);
+      // c is current (the scorer's own sums); a and b were scored before it (their rows' own copy).
+      for (const scored of [c!, b!, a!]) {
         const all = scored.top(scored.size);
         expect(all.length).toBeGreaterThan(0);
         for (const x of all) expect(scored.scoreOf(x.r)).toBe(x.s);
@@ -199,6 +202,34 @@ describe('SQLite BM25 from postings', () => {
       const gone = { ...t, fts: `${t.fts}_gone` };
       await scorer.ready(gone);
       expect(scorer.score(gone, match)).toBeNull();
+    });
+  });
+
+  it('reads the lengths again on the next query after a read failed while the tables are there', async () => {
+    await withVersionAsync(async ({ db, t, ranking }) => {
+      let failures = 1;
+      const stmt = (sql: string) => {
+        if (failures > 0 && sql.includes('_docsize WHERE id >')) {
+          failures--;
+          throw new Error('disk I/O error (test)');
+        }
+        return db.prepare(sql);
+      };
+      const scorer = createPostingsScorer(db, { lengthsInBackground: true, lengthsChunk: 100 }, stmt);
+      const match = ranking.textMatch(t, QUERIES[0]!)!;
+      const stderr = process.stderr.write;
+      const said: string[] = [];
+      process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof process.stderr.write;
+      try {
+        expect(scorer.score(t, match)).toBeNull();
+        await scorer.ready(t);
+      } finally {
+        process.stderr.write = stderr;
+      }
+      expect(said.join('')).toMatch(/row lengths .* failed .*disk I\/O error/);
+      expect(scorer.score(t, match)).toBeNull(); // tried again, in the background
+      await scorer.ready(t);
+      expect(scorer.score(t, match)!.size).toBeGreaterThan(0);
     });
   });
 

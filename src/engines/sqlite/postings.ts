@@ -171,6 +171,8 @@ interface VersionPostings {
   acc: Float64Array;
   mark: Int32Array;
   stamp: number;
+  /** Queries scored on this version: never starts afresh (unlike `stamp`), so a result knows whether the sums are still its own. */
+  scorings: number;
 }
 
 /**
@@ -193,6 +195,9 @@ export interface PostingsLimits {
   /** Rows read per turn in the background (LENGTHS_CHUNK). */
   lengthsChunk?: number;
 }
+
+/** A background read that a newer version's read replaced. */
+class Superseded extends Error {}
 
 /** Row lengths read per turn of the event loop in the background form (about 4 ms at a time). */
 const LENGTHS_CHUNK = 4096;
@@ -237,6 +242,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
         acc: new Float64Array(lengths.length),
         mark: new Int32Array(lengths.length),
         stamp: 0,
+        scorings: 0,
       };
     };
     const next = stmt(`SELECT id, sz FROM ${t.fts}_docsize WHERE id > ? ORDER BY id LIMIT ?`).raw();
@@ -287,26 +293,41 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     }
     if (loading?.fts === t.fts) return loading.done;
     const fts = t.fts;
-    const done = (async () => {
+    // The version read before is not ranked again (only the live one is asked for): its memory goes now.
+    current = null;
+    const mine: { fts: string; done: Promise<void> } = { fts, done: Promise.resolve() };
+    loading = mine;
+    mine.done = (async () => {
+      // A turn first, so that `loading` is this read's before anything can fail.
+      await new Promise((r) => setImmediate(r));
       try {
         // A newer version asked for meanwhile ends this read (its own starts).
         const v = await readVersion(t, lengthsChunk, async () => {
           await new Promise((r) => setImmediate(r));
-          if (loading?.fts !== fts) throw new Error('superseded');
+          if (loading !== mine) throw new Superseded();
         });
-        if (loading?.fts === fts) {
+        if (loading === mine) {
           if (v) current = v;
-          else failed.add(fts);
+          else failed.add(fts); // no averages record: an empty or unfinished index, left to FTS5
         }
       } catch (e) {
-        if (loading?.fts === fts && !(e instanceof Error && e.message === 'superseded')) failed.add(fts);
+        if (loading === mine && !(e instanceof Superseded)) {
+          // Tables gone (a version dropped since): FTS5 ranks it until the next swap. Anything else is
+          // reported, and the next query of the version tries again.
+          if (!tableExists(`${fts}_docsize`)) failed.add(fts);
+          else
+            process.stderr.write(
+              `[sqlite] reading the full-text row lengths of ${fts} failed (FTS5 ranks meanwhile; tried again on the next query): ${String(e)}\n`,
+            );
+        }
       } finally {
-        if (loading?.fts === fts) loading = null;
+        if (loading === mine) loading = null;
       }
     })();
-    loading = { fts, done };
-    return done;
+    return mine.done;
   }
+
+  const tableExists = (name: string) => stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(name) !== undefined;
 
   /**
    * A phrase's rows (ascending) and weighted frequencies: for one word, its occurrences in the index; for
@@ -392,6 +413,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
       v.stamp = 0;
     }
     const stamp = ++v.stamp;
+    const scoring = ++v.scorings;
     // Typed arrays in locals: a plain array and for-of made marking 87k rows take 10 ms, not 1.
     const { mark, acc, lengths, avgdl } = v;
     const selectedPostings = q.select.map((phrase) => postingsOf(v, phrase));
@@ -426,8 +448,8 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     const rows = candidates.slice(0, n);
     const sums = new Float64Array(n);
     for (let i = 0; i < n; i++) sums[i] = acc[rows[i]!]!;
-    // The per-row sums stay this query's until the next scoring moves the stamp on.
-    return scoredRows(rows, sums, (r) => (v.stamp !== stamp ? null : r >= 0 && r < mark.length && mark[r] === stamp ? acc[r]! : undefined));
+    // The per-row sums stay this query's until the next scoring.
+    return scoredRows(rows, sums, (r) => (v.scorings !== scoring ? null : r >= 0 && r < mark.length && mark[r] === stamp ? acc[r]! : undefined));
   }
 
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */
