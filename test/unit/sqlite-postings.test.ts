@@ -205,7 +205,7 @@ describe('SQLite BM25 from postings', () => {
     });
   });
 
-  it('reads the lengths again on the next query after a read failed while the tables are there', async () => {
+  it('reads the lengths again, after a pause, once a read failed while the tables are there', async () => {
     await withVersionAsync(async ({ db, t, ranking }) => {
       let failures = 1;
       const stmt = (sql: string) => {
@@ -215,7 +215,7 @@ describe('SQLite BM25 from postings', () => {
         }
         return db.prepare(sql);
       };
-      const scorer = createPostingsScorer(db, { lengthsInBackground: true, lengthsChunk: 100 }, stmt);
+      const scorer = createPostingsScorer(db, { lengthsInBackground: true, lengthsChunk: 100, retryAfterMs: 50 }, stmt);
       const match = ranking.textMatch(t, QUERIES[0]!)!;
       const stderr = process.stderr.write;
       const said: string[] = [];
@@ -227,6 +227,10 @@ describe('SQLite BM25 from postings', () => {
         process.stderr.write = stderr;
       }
       expect(said.join('')).toMatch(/row lengths .* failed .*disk I\/O error/);
+      expect(scorer.score(t, match)).toBeNull(); // not tried again within the pause
+      await scorer.ready(t);
+      expect(scorer.score(t, match)).toBeNull();
+      await new Promise((r) => setTimeout(r, 60));
       expect(scorer.score(t, match)).toBeNull(); // tried again, in the background
       await scorer.ready(t);
       expect(scorer.score(t, match)!.size).toBeGreaterThan(0);

@@ -194,7 +194,12 @@ export interface PostingsLimits {
   lengthsInBackground?: boolean;
   /** Rows read per turn in the background (LENGTHS_CHUNK). */
   lengthsChunk?: number;
+  /** Pause before a failed background read is tried again (RETRY_AFTER_MS). */
+  retryAfterMs?: number;
 }
+
+/** Pause before a failed background read is tried again. */
+const RETRY_AFTER_MS = 5_000;
 
 /** A background read that a newer version's read replaced. */
 class Superseded extends Error {}
@@ -209,6 +214,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   const stampMax = limits.stampMax ?? 0x7fffffff;
   const background = limits.lengthsInBackground ?? false;
   const lengthsChunk = limits.lengthsChunk ?? LENGTHS_CHUNK;
+  const retryAfterMs = limits.retryAfterMs ?? RETRY_AFTER_MS;
   const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
   const columnIndex = new Map<string, number>(FTS_COLUMNS.map(([c], i) => [`t_${c}`, i]));
   let current: VersionPostings | null = null;
@@ -217,6 +223,8 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   let loading: { fts: string; done: Promise<void> } | null = null;
   /** Versions whose lengths could not be read (their tables gone): FTS5 ranks them, no new attempt. */
   const failed = new Set<string>();
+  /** After a read failed otherwise, no new one before `at` (a lasting fault is reported once a pause, not on every query). */
+  let retryAfter: { fts: string; at: number } | null = null;
 
   /** The version's averages and row lengths, read `chunk` rows at a time; `step` between chunks (the background read yields there). */
   function readVersion(t: VersionTables, chunk: number, step: () => Promise<void> | void): Promise<VersionPostings | null> | VersionPostings | null {
@@ -293,6 +301,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     }
     if (loading?.fts === t.fts) return loading.done;
     const fts = t.fts;
+    if (retryAfter?.fts === fts && Date.now() < retryAfter.at) return Promise.resolve();
     // The version read before is not ranked again (only the live one is asked for): its memory goes now.
     current = null;
     const mine: { fts: string; done: Promise<void> } = { fts, done: Promise.resolve() };
@@ -315,10 +324,12 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
           // Tables gone (a version dropped since): FTS5 ranks it until the next swap. Anything else is
           // reported, and the next query of the version tries again.
           if (!tableExists(`${fts}_docsize`)) failed.add(fts);
-          else
+          else {
+            retryAfter = { fts, at: Date.now() + retryAfterMs };
             process.stderr.write(
-              `[sqlite] reading the full-text row lengths of ${fts} failed (FTS5 ranks meanwhile; tried again on the next query): ${String(e)}\n`,
+              `[sqlite] reading the full-text row lengths of ${fts} failed (FTS5 ranks meanwhile; tried again in ${retryAfterMs / 1000} s): ${String(e)}\n`,
             );
+          }
         }
       } finally {
         if (loading === mine) loading = null;
