@@ -132,9 +132,11 @@ describe.skipIf(!present)('embedding worker', () => {
   it('fails a call that gets no answer in time, then serves the next calls from a new worker', async () => {
     const e = await createWorkerEmbedder({ dir: modelDir }, { callLimitMs: 300, perTextMs: 0, restartAfterMs: 300 });
     try {
-      // 1,000 texts take seconds, well past 300 ms. The busy worker is not terminated (that would abort
-      // this process inside the forward pass): it is retired and ends once idle.
-      await expect(e.embed(Array.from({ length: 1000 }, (_, i) => `text ${i} of a long batch`))).rejects.toThrow(/did not answer within/);
+      // 1,000 texts of about 100 words take seconds, well past 300 ms (1,000 of six words took under 300 ms
+      // on a fast day). The busy worker is not terminated (that would abort this process inside the
+      // forward pass): it is retired and ends once idle.
+      const long = (i: number) => `text ${i} ${'of a long batch of words '.repeat(20)}`;
+      await expect(e.embed(Array.from({ length: 1000 }, (_, i) => long(i)))).rejects.toThrow(/did not answer within/);
       await expect(e.embed(['dual op amp'])).rejects.toThrow(/did not answer within/); // the restart pause
       await new Promise((r) => setTimeout(r, 350));
       expect(await e.embed(['dual op amp'])).toHaveLength(1); // a new worker: 300 ms is plenty for one short text

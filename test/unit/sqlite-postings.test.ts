@@ -205,6 +205,26 @@ describe('SQLite BM25 from postings', () => {
     });
   });
 
+  it('ends a background read quietly when the connection closes under it', async () => {
+    const db = new Database(file, { readonly: true });
+    const t = versionTables(live);
+    const ranking = createTextRanking(db, (sql) => db.prepare(sql), { parts: 300, share: 0.05 });
+    const scorer = createPostingsScorer(db, { lengthsInBackground: true, lengthsChunk: 100 });
+    expect(scorer.score(t, ranking.textMatch(t, QUERIES[0]!)!)).toBeNull(); // the read starts
+    const stderr = process.stderr.write;
+    const said: string[] = [];
+    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof process.stderr.write;
+    try {
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      db.close(); // the engine closing while the read runs
+      await scorer.ready(t); // resolves: no rejection left unhandled, nothing reported
+    } finally {
+      process.stderr.write = stderr;
+    }
+    expect(said).toEqual([]);
+  });
+
   it('reads the lengths again, after a pause, once a read failed while the tables are there', async () => {
     await withVersionAsync(async ({ db, t, ranking }) => {
       let failures = 1;

@@ -201,7 +201,7 @@ export interface PostingsLimits {
 /** Pause before a failed background read is tried again. */
 const RETRY_AFTER_MS = 5_000;
 
-/** A background read that a newer version's read replaced. */
+/** A background read that a newer version's read replaced, or whose connection closed. */
 class Superseded extends Error {}
 
 /** Row lengths read per turn of the event loop in the background form (about 4 ms at a time). */
@@ -310,17 +310,18 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
       // A turn first, so that `loading` is this read's before anything can fail.
       await new Promise((r) => setImmediate(r));
       try {
+        if (!db.open) throw new Superseded();
         // A newer version asked for meanwhile ends this read (its own starts).
         const v = await readVersion(t, lengthsChunk, async () => {
           await new Promise((r) => setImmediate(r));
-          if (loading !== mine) throw new Superseded();
+          if (loading !== mine || !db.open) throw new Superseded(); // a newer version, or the engine closed
         });
         if (loading === mine) {
           if (v) current = v;
           else failed.add(fts); // no averages record: an empty or unfinished index, left to FTS5
         }
       } catch (e) {
-        if (loading === mine && !(e instanceof Superseded)) {
+        if (loading === mine && !(e instanceof Superseded) && db.open) {
           // Tables gone (a version dropped since): FTS5 ranks it until the next swap. Anything else is
           // reported, and the next query of the version tries again.
           if (!tableExists(`${fts}_docsize`)) failed.add(fts);
