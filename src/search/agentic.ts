@@ -41,6 +41,7 @@ import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '../engines/port.ts';
 import { familiesToMatch, inFamily } from './families.ts';
 import { searchMpn } from './mpn.ts';
+import { perRecord } from './record-memo.ts';
 import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
 import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
@@ -59,6 +60,9 @@ import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
+
+/** A part's distinct spec names (available_specs counts each part once per name), per record. */
+const specNamesOf = perRecord((p: PartRecord): string[] => [...new Set(p.specs.map((s) => s.name))]);
 
 export interface AgenticRequest {
   query: string;
@@ -338,21 +342,19 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const rank = (scored: Scored[]) =>
     scored
       // rounded: a sum of logs equal to another in exact arithmetic may differ from it in the last bit
-      .map((x) => ({ ...x, r: Math.round(weightMet(x.strict, weights) * 1e9) }))
-      .sort((a, b) => {
+      .map((x) => ({ x, tier: tier(x), r: Math.round(weightMet(x.strict, weights) * 1e9) }))
+      .sort(({ x: a, tier: ta, r: ra }, { x: b, tier: tb, r: rb }) => {
         if ((a.m !== undefined) !== (b.m !== undefined)) return a.m !== undefined ? -1 : 1;
         if (a.m !== undefined && b.m !== undefined && a.m !== b.m) return a.m - b.m;
-        return (
-          tier(b) - tier(a) || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || b.r - a.r || b.f - a.f || a.p.id - b.p.id
-        );
+        return tb - ta || b.fam - a.fam || b.c - a.c || b.t - a.t || b.v - a.v || b.pe - a.pe || b.cat - a.cat || rb - ra || b.f - a.f || a.p.id - b.p.id;
       })
-      .map((x) => x.p);
+      .map(({ x }) => x.p);
   const top = rank(firstScored);
   const ranked = second.length ? [...top, ...rank(score(second, fusedAll))] : top;
 
   // Counted over the first block: the same figures on every page.
   const availableSpecs: Record<string, number> = {};
-  for (const p of top) for (const name of new Set(p.specs.map((s) => s.name))) availableSpecs[name] = (availableSpecs[name] ?? 0) + 1;
+  for (const p of top) for (const name of specNamesOf(p)) availableSpecs[name] = (availableSpecs[name] ?? 0) + 1;
   return {
     parts: ranked.slice(req.offset, req.offset + req.limit),
     total: ranked.length,

@@ -7,6 +7,7 @@ import type { PartRecord } from '../catalog/part.ts';
 import type { ScoredId } from '../engines/port.ts';
 import { partTextFields, TOKEN, textTokens } from '../engines/text-tokens.ts';
 import { STOPWORDS } from './query-scan.ts';
+import { perRecord } from './record-memo.ts';
 
 /** How the BM25 and kNN rankings are fused: reciprocal rank fusion or min-max normalised scores. */
 export type Fusion = 'rrf' | 'normalized';
@@ -50,9 +51,7 @@ export const TRUSTED_KNN_WEIGHT = 0.005;
 const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** A part's words as the text indexes hold them (partTextFields). */
-function recordWords(r: PartRecord): Set<string> {
-  return new Set(fold(Object.values(partTextFields(r)).join(' ')).match(TOKEN) ?? []);
-}
+const recordWords = perRecord((r: PartRecord): Set<string> => new Set(fold(Object.values(partTextFields(r)).join(' ')).match(TOKEN) ?? []));
 
 /**
  * Share of the query's words (textTokens, without function words such as "for" and "with"; one-letter

@@ -7,6 +7,7 @@
 import type { PartRecord } from '../catalog/part.ts';
 import { holdsExactValue, holdsValue, meetsTarget, readings } from './spec-match.ts';
 import { packageForms } from './spec-vocabulary.ts';
+import { perRecord } from './record-memo.ts';
 import type { QueryUnderstanding } from './understand.ts';
 
 /** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
@@ -70,10 +71,15 @@ export function weightMet(checks: readonly boolean[], weights: readonly number[]
 
 /** Whether the part is in one of the packages the query names (packageMatches); the one package check of the ranking. */
 export function meetsPackage(u: QueryUnderstanding, p: Pick<PartRecord, 'package' | 'description'>): boolean {
-  const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
-  const text = `${pkg} ${p.description.toUpperCase()}`;
+  const { pkg, text } = packageText(p);
   return u.packages.some((code) => packageMatches(code, pkg, text));
 }
+
+/** A part's package (upper case, no spaces) and that with its description (upper case), per record. */
+const packageText = perRecord((p: Pick<PartRecord, 'package' | 'description'>) => {
+  const pkg = (p.package ?? '').toUpperCase().replace(/\s+/g, '');
+  return { pkg, text: `${pkg} ${p.description.toUpperCase()}` };
+});
 
 /**
  * Whether a part's package (upper case, no spaces; `text` adds its description) is the one a query
