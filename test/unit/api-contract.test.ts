@@ -125,6 +125,8 @@ describe('capabilities and payment', () => {
     const usage = await body(await api.get('/v1/usage', secret));
     expect(usage.usage.part_records).toEqual({ units: 2, amount_usd: 1 });
     expect(usage.balance_usd).toBe(0);
+    // Free routes keep answering at a zero balance (README, Metering).
+    expect((await api.get('/v1/parts/search?mpn=LM358', secret)).status).toBe(200);
   });
 
   it('does not charge a failed operation or a redirect', async () => {
