@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
-import { DEFAULT_MODEL_DIR } from '../../src/config.ts';
+import { closeServices, createServices } from '../../src/composition.ts';
+import { DEFAULT_MODEL_DIR, loadConfig } from '../../src/config.ts';
 import { loadEmbedder } from '../../src/embeddings/index.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import { createWorkerEmbedder } from '../../src/embeddings/worker-embedder.ts';
@@ -224,4 +225,26 @@ describe('embedding model that cannot be loaded', () => {
     expect(status.embedder).toBeNull();
     expect(status.message).toMatch(/could not be loaded .*lexical-only search/);
   });
+});
+
+describe.skipIf(!present)('the API process and its query embeddings', () => {
+  it('keeps the queries it embeds (EMBEDDING_QUERY_CACHE), and the ingest does not', async () => {
+    const env = { PARTSEARCH_DATA_DIR: tempDir(), EMBEDDING_MODEL_DIR: modelDir };
+    const kept = (e: Embedder | null) => (e as { kept?: number } | null)?.kept;
+    const api = await createServices(loadConfig(env), { log: silentLogger });
+    const ingest = await createServices(loadConfig(env), { log: silentLogger, bulkEmbedding: true });
+    const off = await createServices(loadConfig({ ...env, EMBEDDING_QUERY_CACHE: '0' }), { log: silentLogger });
+    try {
+      const [a] = await api.embedder!.embed(['dual op amp']);
+      const [b] = await api.embedder!.embed(['dual op amp']);
+      expect(kept(api.embedder)).toBe(1);
+      expect(Array.from(b!)).toEqual(Array.from(a!));
+      for (const s of [ingest, off]) {
+        await s.embedder!.embed(['dual op amp']);
+        expect(kept(s.embedder)).toBeUndefined();
+      }
+    } finally {
+      for (const s of [api, ingest, off]) await closeServices(s);
+    }
+  }, 60_000);
 });

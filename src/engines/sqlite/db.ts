@@ -17,3 +17,14 @@ export function openSqliteDb(file: string): Database.Database {
   db.exec(GLOBAL_DDL);
   return db;
 }
+
+/** A prepared-statement cache over `db`: each SQL text prepared once; `clear` forgets them (a new version's tables). */
+export function statementCache(db: Database.Database): ((sql: string) => Database.Statement) & { clear(): void } {
+  const cache = new Map<string, Database.Statement>();
+  const stmt = (sql: string) => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = db.prepare(sql)));
+    return st;
+  };
+  return Object.assign(stmt, { clear: () => cache.clear() });
+}

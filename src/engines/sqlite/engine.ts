@@ -6,8 +6,7 @@
  * Readers notice a swap made by another process (an ingest) through PRAGMA data_version and
  * re-read the live version before the next query.
  */
-import type Database from 'better-sqlite3';
-import { openSqliteDb } from './db.ts';
+import { openSqliteDb, statementCache } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult, VectorHit } from '../port.ts';
@@ -64,7 +63,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let hasVectors = false;
   let hasStatusIndex = false;
   let hasPrices = true;
-  const stmts = new Map<string, Database.Statement>();
+  const stmt = statementCache(db);
   const records = new RecordCache(opts.recordCacheSize ?? DEFAULT_RECORD_CACHE);
 
   const getPointer = db.prepare<[string], { value: string }>('SELECT value FROM engine_meta WHERE key = ?');
@@ -90,7 +89,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     previous = getPointer.get('previous')?.value ?? null;
     if (l !== live) {
       live = l;
-      stmts.clear();
+      stmt.clear();
       metaCache = null;
       metaText = null;
       const t = live === null ? null : versionTables(live);
@@ -115,11 +114,6 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return hasPrices ? t : { ...t, prices: NO_PRICES };
   }
 
-  function stmt(sql: string): Database.Statement {
-    let s = stmts.get(sql);
-    if (!s) stmts.set(sql, (s = db.prepare(sql)));
-    return s;
-  }
   const { textMatch, rankedText, postingsReady } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');

@@ -4,7 +4,7 @@
  * led 0603") matches thousands of rows. Here each query word's postings (the rows holding it and its
  * weighted frequency in each, the BM25 column weights applied) are read once from FTS5's own index
  * (fts5vocab 'instance', looked up by term) and kept per version, with the row lengths and totals of
- * FTS5's docsize and averages records (read on first use). A query's scores are then summed over
+ * FTS5's docsize and averages records (fts-lengths.ts). A query's scores are then summed over
  * typed arrays, word by word, and equal FTS5's bm25() (same formula, same inputs, same order of
  * additions; only `log` is JavaScript's), so the ranking is unchanged.
  *
@@ -18,6 +18,8 @@
  * KEY_ENTRIES for each word), the most recently used kept.
  */
 import type Database from 'better-sqlite3';
+import { statementCache } from './db.ts';
+import { createFtsLengths, type FtsVersion } from './fts-lengths.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 
 const K1 = 1.2;
@@ -120,50 +122,13 @@ function scoredRows(rows: Int32Array, sums: Float64Array, current: (r: number) =
   };
 }
 
-/** SQLite's variable-length integer (as FTS5 writes its averages and docsize records): value and bytes read. */
-function readVarint(buf: Uint8Array, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const b = buf[at + i]!;
-    v = v * 128 + (b & 0x7f);
-    if (!(b & 0x80)) return [v, i + 1];
-  }
-  return [v * 256 + buf[at + 8]!, 9];
-}
-
-function sumVarints(buf: Uint8Array): number {
-  let total = 0;
-  for (let at = 0; at < buf.length;) {
-    const [v, n] = readVarint(buf, at);
-    total += v;
-    at += n;
-  }
-  return total;
-}
-
-/** A prepared-statement cache over `db`. */
-function cachedStatements(db: Database.Database): (sql: string) => Database.Statement {
-  const cache = new Map<string, Database.Statement>();
-  return (sql) => {
-    let st = cache.get(sql);
-    if (!st) cache.set(sql, (st = db.prepare(sql)));
-    return st;
-  };
-}
-
 interface Postings {
   rows: Int32Array;
   freqs: Float32Array;
 }
 
-interface VersionPostings {
-  fts: string;
-  instances: string;
-  /** Per word: rows holding it and its occurrences (fts5vocab 'row'). */
-  vocab: string;
-  lengths: Int32Array;
-  rowCount: number;
-  avgdl: number;
+/** The scorer's state for one version: its full-text state (fts-lengths.ts), kept postings and scratch. */
+interface VersionPostings extends FtsVersion {
   /** Kept postings, least recently used first, and their total entries. */
   words: Map<string, Postings>;
   entries: number;
@@ -175,171 +140,45 @@ interface VersionPostings {
   scorings: number;
 }
 
-/**
- * The version's fts5vocab 'row' table (per word: the rows holding it and its occurrences), created on the
- * connection when first asked for; text-rank.ts reads document frequencies from it too.
- */
-export function rowVocab(db: Database.Database, t: VersionTables): string {
-  const vocab = `temp.${t.fts}_vocab`;
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${t.fts}, 'row')`);
-  return vocab;
-}
-
-/** Limits (tests lower them): kept entries, occurrences read for a phrase, and the stamp at which marks start afresh. */
+/** Limits (tests lower them): kept entries, occurrences read for a phrase, the stamp at which marks start afresh; how row lengths are read (fts-lengths.ts). */
 export interface PostingsLimits {
   cacheEntries?: number;
   phraseOccurrences?: number;
   stampMax?: number;
   /** Row lengths of a new version read in the background, a chunk per turn (the engine), not at once on its first query (default). */
   lengthsInBackground?: boolean;
-  /** Rows read per turn in the background (LENGTHS_CHUNK). */
+  /** Rows read per turn in the background. */
   lengthsChunk?: number;
-  /** Pause before a failed background read is tried again (RETRY_AFTER_MS). */
+  /** Pause before a failed background read is tried again. */
   retryAfterMs?: number;
 }
 
-/** Pause before a failed background read is tried again. */
-const RETRY_AFTER_MS = 5_000;
-
-/** A background read that a newer version's read replaced, or whose connection closed. */
-class Superseded extends Error {}
-
-/** Row lengths read per turn of the event loop in the background form (about 4 ms at a time). */
-const LENGTHS_CHUNK = 4096;
-
 /** `stmt`: the connection's prepared-statement cache (the engine's), or one of the scorer's own. */
-export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}, stmt: (sql: string) => Database.Statement = cachedStatements(db)) {
+export function createPostingsScorer(db: Database.Database, limits: PostingsLimits = {}, stmt: (sql: string) => Database.Statement = statementCache(db)) {
   const cacheEntries = limits.cacheEntries ?? CACHE_ENTRIES;
   const phraseOccurrencesMax = limits.phraseOccurrences ?? PHRASE_OCCURRENCES_MAX;
   const stampMax = limits.stampMax ?? 0x7fffffff;
-  const background = limits.lengthsInBackground ?? false;
-  const lengthsChunk = limits.lengthsChunk ?? LENGTHS_CHUNK;
-  const retryAfterMs = limits.retryAfterMs ?? RETRY_AFTER_MS;
   const weight = new Map<string, number>(FTS_COLUMNS.map(([c, w]) => [`t_${c}`, w]));
   const columnIndex = new Map<string, number>(FTS_COLUMNS.map(([c], i) => [`t_${c}`, i]));
+  const versions = createFtsLengths(db, stmt, { background: limits.lengthsInBackground, chunk: limits.lengthsChunk, retryAfterMs: limits.retryAfterMs });
   let current: VersionPostings | null = null;
 
-  /** The version whose row lengths are being read in the background, and when that ends. */
-  let loading: { fts: string; done: Promise<void> } | null = null;
-  /** Versions whose lengths could not be read (their tables gone): FTS5 ranks them, no new attempt. */
-  const failed = new Set<string>();
-  /** After a read failed otherwise, no new one before `at` (a lasting fault is reported once a pause, not on every query). */
-  let retryAfter: { fts: string; at: number } | null = null;
-
-  /** The version's averages and row lengths, read `chunk` rows at a time; `step` between chunks (the background read yields there). */
-  function readVersion(t: VersionTables, chunk: number, step: () => Promise<void> | void): Promise<VersionPostings | null> | VersionPostings | null {
-    // Averages record (id 1 of the data table): the row count, then each column's token count.
-    const averages = stmt(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
-    if (!averages) return null;
-    const [rowCount, used] = readVarint(averages, 0);
-    const tokenCount = sumVarints(averages.subarray(used));
-    const maxRowid = (stmt(`SELECT max(id) FROM ${t.fts}_docsize`).pluck().get() as number | null) ?? 0;
-    const lengths = new Int32Array(maxRowid + 1);
-    const finish = (): VersionPostings => {
-      const instances = `temp.${t.fts}_instances`;
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${instances} USING fts5vocab(main, ${t.fts}, 'instance')`);
-      return {
-        fts: t.fts,
-        instances,
-        vocab: rowVocab(db, t),
-        lengths,
-        rowCount: Math.max(1, rowCount),
-        avgdl: tokenCount / Math.max(1, rowCount),
-        words: new Map(),
-        entries: 0,
-        acc: new Float64Array(lengths.length),
-        mark: new Int32Array(lengths.length),
-        stamp: 0,
-        scorings: 0,
-      };
-    };
-    const next = stmt(`SELECT id, sz FROM ${t.fts}_docsize WHERE id > ? ORDER BY id LIMIT ?`).raw();
-    /** Reads the chunk after row `after`; the last row read, or null at the end. */
-    const readChunk = (after: number): number | null => {
-      let last: number | null = null;
-      let n = 0;
-      for (const [id, sz] of next.iterate(after, chunk) as Iterable<[number, Uint8Array]>) {
-        lengths[id] = sumVarints(sz);
-        last = id;
-        n++;
-      }
-      return n < chunk ? null : last;
-    };
-    if (chunk >= maxRowid) {
-      readChunk(-1);
-      return finish();
-    }
-    return (async () => {
-      for (let after: number | null = -1; after !== null; after = readChunk(after)) await step();
-      return finish();
-    })();
-  }
-
-  /**
-   * The version's postings state, once its row lengths are read. In the background form (the engine's),
-   * a version not read yet starts being read LENGTHS_CHUNK rows per turn of the event loop and null is
-   * returned meanwhile (FTS5 ranks): reading every length of the 578k catalogue at once held the event
-   * loop for 1.3 s on the first text query after a new version went live.
-   */
+  /** The scorer's state for the version, once its row lengths are read (FTS5 ranks until then). */
   function versionOf(t: VersionTables): VersionPostings | null {
     if (current?.fts === t.fts) return current;
-    if (!background) {
-      const v = readVersion(t, Number.MAX_SAFE_INTEGER, () => undefined) as VersionPostings | null;
-      if (v) current = v;
-      return v;
-    }
-    void ready(t);
-    return null;
+    const v = versions.get(t);
+    // Another version's kept postings are not asked for again (only the live one is): they go now.
+    current = v && {
+      ...v,
+      words: new Map(),
+      entries: 0,
+      acc: new Float64Array(v.lengths.length),
+      mark: new Int32Array(v.lengths.length),
+      stamp: 0,
+      scorings: 0,
+    };
+    return current;
   }
-
-  /** Resolves once the version's row lengths are read (at once in the inline form); a failed read leaves FTS5 ranking it. */
-  function ready(t: VersionTables): Promise<void> {
-    if (current?.fts === t.fts || failed.has(t.fts)) return Promise.resolve();
-    if (!background) {
-      versionOf(t);
-      return Promise.resolve();
-    }
-    if (loading?.fts === t.fts) return loading.done;
-    const fts = t.fts;
-    if (retryAfter?.fts === fts && Date.now() < retryAfter.at) return Promise.resolve();
-    // The version read before is not ranked again (only the live one is asked for): its memory goes now.
-    current = null;
-    const mine: { fts: string; done: Promise<void> } = { fts, done: Promise.resolve() };
-    loading = mine;
-    mine.done = (async () => {
-      // A turn first, so that `loading` is this read's before anything can fail.
-      await new Promise((r) => setImmediate(r));
-      try {
-        if (!db.open) throw new Superseded();
-        // A newer version asked for meanwhile ends this read (its own starts).
-        const v = await readVersion(t, lengthsChunk, async () => {
-          await new Promise((r) => setImmediate(r));
-          if (loading !== mine || !db.open) throw new Superseded(); // a newer version, or the engine closed
-        });
-        if (loading === mine) {
-          if (v) current = v;
-          else failed.add(fts); // no averages record: an empty or unfinished index, left to FTS5
-        }
-      } catch (e) {
-        if (loading === mine && !(e instanceof Superseded) && db.open) {
-          // Tables gone (a version dropped since): FTS5 ranks it until the next swap. Anything else is
-          // reported, and the next query of the version tries again.
-          if (!tableExists(`${fts}_docsize`)) failed.add(fts);
-          else {
-            retryAfter = { fts, at: Date.now() + retryAfterMs };
-            process.stderr.write(
-              `[sqlite] reading the full-text row lengths of ${fts} failed (FTS5 ranks meanwhile; tried again in ${retryAfterMs / 1000} s): ${String(e)}\n`,
-            );
-          }
-        }
-      } finally {
-        if (loading === mine) loading = null;
-      }
-    })();
-    return mine.done;
-  }
-
-  const tableExists = (name: string) => stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(name) !== undefined;
 
   /**
    * A phrase's rows (ascending) and weighted frequencies: for one word, its occurrences in the index; for
@@ -467,5 +306,5 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */
   const kept = () => ({ keys: current?.words.size ?? 0, entries: current?.entries ?? 0 });
 
-  return { score, kept, ready };
+  return { score, kept, ready: versions.ready };
 }

@@ -9,7 +9,8 @@ import { fewSelected, type FewSelected } from './filter-plans.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
-import { createPostingsScorer, rowVocab, type ScoredQuery, type ScoredRows } from './postings.ts';
+import { rowVocab } from './fts-lengths.ts';
+import { createPostingsScorer, type ScoredQuery, type ScoredRows } from './postings.ts';
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
 /**
@@ -41,6 +42,14 @@ export type TextRankPlan = 'windows' | 'join';
 /** A query's FTS5 MATCH expression, with its phrases in expression order and the phrases a row must hold one of (postings.ts). */
 export interface TextMatch extends ScoredQuery {
   expr: string;
+}
+
+/** The k best of rows passing the filters by bm25() (lower is better), ties by id: the plain join's `ORDER BY score DESC, p.id LIMIT k`. */
+function bestOf(xs: { id: number; category: string | null; s: number }[], k: number): TextHit[] {
+  return xs
+    .sort((a, b) => a.s - b.s || a.id - b.id)
+    .slice(0, k)
+    .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
 }
 
 export function createTextRanking(
@@ -136,7 +145,7 @@ export function createTextRanking(
         // 98k matches: 55 -> 2 ms); else the join, whose cost is the matches'.
         const s = scores();
         const some = s ? fewSelected(stmt, t, f, Math.min(RANK_FEW_MAX, Math.floor(s.size / 4)), { cheapOnly: true }) : null;
-        if (s && some?.cheap) return rankFew(t, some, s, k);
+        if (s && some) return rankFew(t, some, s, k);
       }
     }
     // Selective filters: join every match and let SQLite filter before it sorts.
@@ -171,10 +180,7 @@ export function createTextRanking(
       const s = scored.scoreOf(x.r);
       if (s !== undefined) hits.push({ id: x.id, category: x.category, s });
     }
-    return hits
-      .sort((a, b) => a.s - b.s || a.id - b.id)
-      .slice(0, k)
-      .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
+    return bestOf(hits, k);
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
@@ -205,12 +211,7 @@ export function createTextRanking(
         s: score.get(x.r)!,
       }));
       const kept = passed.filter((x) => x.s < cut);
-      const best = (xs: typeof kept) =>
-        xs
-          .sort((a, b) => a.s - b.s || a.id - b.id)
-          .slice(0, k)
-          .map((x) => ({ id: x.id, score: -x.s, category: x.category }));
-      if (complete || kept.length >= k) return best(kept);
+      if (complete || kept.length >= k) return bestOf(kept, k);
       // Enough passed, but some of them tie with the window's last row, and rows tied with it may lie
       // beyond the window (ties are broken by id, not in FTS order; a catalogue's many parts of one
       // description template score alike: "10k 0603 1% resistor", 90 rows better than the 200th and
@@ -218,7 +219,7 @@ export function createTextRanking(
       if (passed.length >= k) {
         const tied = tiedAt(cut);
         const atCut = pick.all(JSON.stringify(tied.map((x) => x.r)), ...f.params) as { id: number; category: string | null }[];
-        return best([...kept, ...atCut.map((x) => ({ id: x.id, category: x.category, s: cut }))]);
+        return bestOf([...kept, ...atCut.map((x) => ({ id: x.id, category: x.category, s: cut }))], k);
       }
       // Selective filters (under 1 in 20 rows passed: a list, a narrow spec range) are better applied by
       // SQLite inside the join than over ever larger windows of ranked rows: to the plain join.
