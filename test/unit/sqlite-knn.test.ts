@@ -14,7 +14,8 @@ import { embeddingText } from '../../src/catalog/normalise.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { vectorScanAvailable } from '../../src/engines/sqlite/vector-scan.ts';
+import { exactDistances, vectorScanAvailable, type VectorMatrix } from '../../src/engines/sqlite/vector-scan.ts';
+import { PART_STATUSES } from '../../src/catalog/status.ts';
 import { vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
 
 /** The usearch module the engine loads (the same CommonJS instance), to see its graph searches. */
@@ -85,6 +86,7 @@ describe.each([
       { status: ['active'] },
       { status: ['obsolete'] }, // status-only filters are checked in memory (knn.ts), selective or not
       { status: ['active', 'nrnd'] },
+      { status: [...PART_STATUSES] }, // every part passes: answered as no filter (knn.ts passesEvery)
       { categories: [large.slug] },
       { categories: [rare.slug] },
       { categories: [rare.slug], status: ['obsolete'] },
@@ -184,6 +186,19 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     searches.mockRestore();
   }, 60_000);
 
+  it('a status filter that every part passes asks the graph for k, as no filter does; one that drops parts asks for a wider window', async () => {
+    await engine.knn(vectorOf('warm-up'), 1, {});
+    const searches = vi.spyOn(usearchModule.Index.prototype, 'search');
+    const q = vectorOf('every status');
+    const all = await engine.knn(q, 40, { status: [...PART_STATUSES] });
+    expect(all).toEqual(await engine.knn(q, 40, {}));
+    expect(searches.mock.calls.map((c) => c[1])).toEqual([40, 40]);
+    searches.mockClear();
+    await engine.knn(q, 40, { status: ['active'] }); // the sample holds parts of other statuses too
+    expect(searches.mock.calls[0]![1]).toBeGreaterThan(40);
+    searches.mockRestore();
+  });
+
   /** Brute force over every part of `e` by `embed`'s vectors. */
   const exactNearest = async (e: SearchEngine, embed: (text: string) => Float32Array, q: Float32Array, k: number) => {
     const ids = (await e.textSearch({ text: null, filters: {}, limit: 100_000, offset: 0 })).hits.map((h) => h.id);
@@ -252,4 +267,39 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     expect(await e.knn(vectorOf('exact scan'), 10, {})).toHaveLength(10);
     await e.close();
   }, 60_000);
+});
+
+describe('exact distances of candidates (vector-scan.ts)', () => {
+  it('are the float32 cosine distances computed with both sums in one pass (row norms kept per matrix), nearest first, ties by id', () => {
+    const dims = 24;
+    const rows = 300;
+    let h = 12345;
+    const rnd = () => ((h = (Math.imul(h, 1103515245) + 12345) >>> 0), h / 2 ** 32 - 0.5);
+    const data = Float32Array.from({ length: rows * dims }, rnd);
+    data.fill(0, 7 * dims, 8 * dims); // a zero vector: distance 1
+    data.copyWithin(11 * dims, 10 * dims, 11 * dims); // rows 10 and 11 alike: a tie, broken by id
+    const m: VectorMatrix = { ids: Float64Array.from({ length: rows }, (_, i) => 1000 + i), data, dims };
+    const q = Float32Array.from({ length: dims }, rnd);
+    const ids = [...m.ids].reverse();
+    // The computation before the row norms were kept: both sums in the same loop.
+    const want = ids
+      .map((id) => {
+        const o = (id - 1000) * dims;
+        let dot = 0;
+        let vv = 0;
+        let qq = 0;
+        for (let j = 0; j < dims; j++) {
+          dot += q[j]! * data[o + j]!;
+          vv += data[o + j]! * data[o + j]!;
+          qq += q[j]! * q[j]!;
+        }
+        const norm = Math.sqrt(qq * vv);
+        return { id, distance: Math.fround(norm === 0 ? 1 : 1 - dot / norm) };
+      })
+      .sort((a, b) => a.distance - b.distance || a.id - b.id);
+    for (let round = 0; round < 2; round++) expect(exactDistances(m, q, [...ids, 999])).toEqual(want); // 999: no vector, left out
+    expect(want.find((d) => d.id === 1007)!.distance).toBe(1);
+    const tie = want.findIndex((d) => d.id === 1010);
+    expect(want[tie + 1]).toEqual({ id: 1011, distance: want[tie]!.distance });
+  });
 });
