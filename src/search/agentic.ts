@@ -61,6 +61,20 @@ import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLis
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
+/** A candidate's ranking keys that depend on the query and its record only (see `score` in agenticSearch). */
+interface RecordKeys {
+  /** Each constraint met in the loose reading, and in the strict one. */
+  checks: boolean[];
+  strict: boolean[];
+  /** In a named category (how closely), in the query's family, share of constraints met, target, value and exact-package hits. */
+  cat: number;
+  fam: number;
+  c: number;
+  t: number;
+  v: number;
+  pe: number;
+}
+
 /** A part's distinct spec names (available_specs counts each part once per name), per record. */
 const specNamesOf = perRecord((p: PartRecord): string[] => [...new Set(p.specs.map((s) => s.name))]);
 
@@ -103,6 +117,8 @@ export const WIDEN_BELOW = 5;
 /** Candidates meeting every quantity constraint below which the spec-filtered candidates are read (spec-retrieval.ts). */
 export const SPEC_FILL = 20;
 const POOL_MAX = 500;
+/** Candidates whose keys the lexical stage computes between two looks at whether the embedding is in. */
+const WARM_CHUNK = 16;
 /**
  * Weight of the named categories' parts read by the filter alone (`browse`) in reciprocal rank fusion:
  * it orders them among themselves (best stocked first) but cannot reorder what BM25 or kNN found
@@ -174,6 +190,10 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
         return { vec, vecHead };
       })
     : Promise.resolve({ vec: [], vecHead: [] });
+  // Set once the kNN lists are in (or failed): the lexical stage's warm-up below stops then.
+  let vectorIn = false;
+  const settle = () => void (vectorIn = true);
+  vector.then(settle, settle);
   const lexical = retrieval !== 'vector' ? bm25(req.filters) : Promise.resolve([] as TextHit[]);
   const mpn = Promise.all(u.mpns.slice(0, 3).map((m) => searchMpn(engine, m, { limit: 10, filters: req.filters })));
   const head = <T extends ScoredId>(l: readonly T[]): T[] => l.slice(0, POOL_MIN);
@@ -188,6 +208,45 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
       if (p && u.specs.every((c) => satisfiesLoosely(p.specs, c)) && ++meeting >= SPEC_FILL) return true;
     }
     return false;
+  };
+
+  const families = familiesToMatch(u.families);
+  /**
+   * A candidate's ranking keys that follow from the query and its record alone (not from the lists or
+   * the fusion), computed once per record: the ones the lexical stage computes while the embedding is
+   * still running (warmKeys) are not computed again after kNN.
+   */
+  const keyMemo = new WeakMap<PartRecord, RecordKeys>();
+  const keysOf = (p: PartRecord): RecordKeys => {
+    let k = keyMemo.get(p);
+    if (!k) {
+      const { loose, strict } = constraintReadings(u, p);
+      k = {
+        checks: loose,
+        strict,
+        cat: namedCategoryScore(namedSlugs, p.category),
+        fam: inFamily(families, p) ? 1 : 0,
+        c: shareMet(loose),
+        t: targetHits(u, p) + exactValueHits(u, p),
+        v: valueHits(u, p),
+        pe: packageExact(u, p),
+      };
+      keyMemo.set(p, k);
+    }
+    return k;
+  };
+  /**
+   * Reads the records of the lexical candidates and computes their keys while the query's embedding
+   * and kNN run (this thread would wait for them otherwise: the model in its worker, an OpenSearch
+   * kNN on the node), in the lists' order, a few at a time with a turn of the event loop between, and
+   * stops once the kNN lists are in: from then on the keys are computed in the ranking, only for the
+   * candidates ranked (the ranking is not held up by more than one chunk).
+   */
+  const warmKeys = async (hits: readonly (TextHit | VectorHit)[]) => {
+    for (let i = 0; i < hits.length && !vectorIn; i += WARM_CHUNK) {
+      for (const h of hits.slice(i, i + WARM_CHUNK)) if (h.record) keysOf(h.record);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   };
 
   /** The parts holding the parsed spec values (within the named categories, if any). */
@@ -225,6 +284,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     const hits = new Map<number, TextHit>();
     for (const h of [...head(lex), ...head(cat), ...(browse ?? [])]) if (!hits.has(h.id)) hits.set(h.id, h);
     const specs = bySpec.length && !specFilled(hits.keys(), (id) => hits.get(id)?.record) ? await specRead() : null;
+    if (queryVector) await warmKeys([...hits.values(), ...(specs ?? [])]);
     return { lex, cat, found, browse, specs };
   });
   const [lexicalResult, { vec, vecHead }, mpnHits] = await Promise.all([lexicalStage, vector, mpn]);
@@ -302,26 +362,12 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const missing = [...first, ...second].filter((id) => !carriers.has(id));
   if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });
 
-  const families = familiesToMatch(u.families);
   const constrained = constraintCount(u) > 0;
   const score = (ids: readonly number[], fused: Map<number, number>) =>
     ids
       .map((id) => recordOf(id))
       .filter((p) => p !== undefined)
-      .map((p) => ({ p, ...constraintReadings(u, p) }))
-      .map(({ p, loose: checks, strict }) => ({
-        p,
-        checks,
-        strict,
-        cat: namedCategoryScore(namedSlugs, p.category),
-        fam: inFamily(families, p) ? 1 : 0,
-        c: shareMet(checks),
-        t: targetHits(u, p) + exactValueHits(u, p),
-        v: valueHits(u, p),
-        pe: packageExact(u, p),
-        m: mpnRank.get(p.id),
-        f: fused.get(p.id) ?? 0,
-      }));
+      .map((p) => ({ p, ...keysOf(p), m: mpnRank.get(p.id), f: fused.get(p.id) ?? 0 }));
   type Scored = ReturnType<typeof score>[number];
   const firstScored = score(first, fusedHead);
   // The named categories' parts rank first. When the query says nothing beyond its constraints and

@@ -2,7 +2,8 @@
  * What agentic search can decide from BM25 alone it reads while the query's embedding is still being
  * computed, not after kNN: BM25 within the named categories, the categories' parts by the filter alone,
  * the parts holding the parsed spec values (agentic.ts, the lexical stage). Their results are used
- * only when the rules, over every list, still ask for them.
+ * only when the rules, over every list, still ask for them. Meanwhile it also reads the lexical
+ * candidates' records and computes their ranking keys, which are not computed again after kNN.
  */
 import { describe, expect, it } from 'vitest';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
@@ -52,6 +53,49 @@ describe('agentic search while the embedding is computed', () => {
       expect(calls.slice(beforeModel.length)).toEqual(['embedded', 'knn']);
       expect(r.parts.length).toBeGreaterThan(0);
       expect(r.parts[0]!.category?.slug).toContain('operational-amplifiers');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('reads the records of the lexical candidates while the model works, and ranks as when the model answers at once', async () => {
+    const engine = await smallSqliteEngine();
+    try {
+      const view = (await createCatalogProvider(engine).get())!;
+      const table = tableEmbedder(SMALL_VECTORS);
+      const req = {
+        query: 'operational amplifier rail to rail', // no quantities: nothing else reads a record before kNN
+        limit: 10,
+        offset: 0,
+        filters: { status: ['active' as const] },
+        categories: view.categoryMatcher(),
+        specNames: view.specNameIndex(),
+      };
+      const atOnce = await agenticSearch(engine, table, true, req);
+      const found = new Set<number>();
+      const read = new Set<number>();
+      const textSearch = engine.textSearch.bind(engine);
+      // Each hit seen through a proxy that notes reads of its record.
+      engine.textSearch = async (r: TextSearchRequest) => {
+        const out = await textSearch(r);
+        for (const h of out.hits) found.add(h.id);
+        return { ...out, hits: out.hits.map((h) => new Proxy(h, { get: (t, k) => (k === 'record' && read.add(t.id), Reflect.get(t, k, t)) })) };
+      };
+      let release!: () => void;
+      const modelDone = new Promise<void>((r) => (release = r));
+      const held = { ...table, embed: async (texts: readonly string[]) => (await modelDone, table.embed(texts)) };
+      const search = agenticSearch(engine, held, true, req);
+      // Until every candidate found has been read, or a bound (3 s: on a busy machine too).
+      for (const until = Date.now() + 3000; (found.size === 0 || read.size < found.size) && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 30)); // and nothing more is read before the model answers
+      const beforeModel = [...read].sort();
+      release();
+      const r = await search;
+      expect(found.size).toBeGreaterThan(0);
+      expect(beforeModel).toEqual([...found].sort());
+      expect(r.parts.map((p) => p.id)).toEqual(atOnce.parts.map((p) => p.id));
+      expect(r.availableSpecs).toEqual(atOnce.availableSpecs);
+      expect(r.total).toBe(atOnce.total);
     } finally {
       await engine.close();
     }
