@@ -61,7 +61,7 @@ import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLis
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
-/** A candidate's ranking keys that depend on the query and its record only (see `score` in agenticSearch). */
+/** A candidate's ranking keys that depend on the query and its record only (`keysOf` in agenticSearch). */
 interface RecordKeys {
   /** Each constraint met in the loose reading, and in the strict one. */
   checks: boolean[];
@@ -244,7 +244,13 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
    */
   const warmKeys = async (hits: readonly (TextHit | VectorHit)[]) => {
     for (let i = 0; i < hits.length && !vectorIn; i += WARM_CHUNK) {
-      for (const h of hits.slice(i, i + WARM_CHUNK)) if (h.record) keysOf(h.record);
+      for (const h of hits.slice(i, i + WARM_CHUNK)) {
+        try {
+          if (h.record) keysOf(h.record);
+        } catch {
+          // Not this request's to fail on: the ranking computes the keys again if it ranks the part.
+        }
+      }
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
@@ -296,8 +302,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   }
 
   // The records that came with the hits, by id, read from their hit when first needed (the SQLite
-  // adapter parses a record's JSON only then: of the 200-odd candidates, the ranking reads about 100);
-  // the few others (MPN hits) are read at the end.
+  // adapter parses a record's JSON only then: of the 200-odd candidates, the ranking reads about 100,
+  // and the lexical stage's warm-up those of the lexical lists while kNN runs); the few others (MPN
+  // hits) are read at the end.
   const carriers = new Map<number, { record?: PartRecord }>();
   const keep = (hits: readonly (TextHit | VectorHit)[]) => {
     for (const h of hits) if ('record' in h && !carriers.has(h.id)) carriers.set(h.id, h);

@@ -5,11 +5,17 @@
  * only when the rules, over every list, still ask for them. Meanwhile it also reads the lexical
  * candidates' records and computes their ranking keys, which are not computed again after kNN.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
-import type { TextSearchRequest } from '../../src/engines/port.ts';
+import type { Embedder } from '../../src/embeddings/port.ts';
+import type { SearchEngine, TextSearchRequest } from '../../src/engines/port.ts';
+import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
-import { smallSqliteEngine } from '../support/small-engine.ts';
+import { tempDir } from '../support/fixtures.ts';
+import { hashEmbedder } from '../support/hash-embedder.ts';
+import { ingestCatalog, sampleFiles, smallSqliteEngine } from '../support/small-engine.ts';
 import { SMALL_VECTORS, tableEmbedder } from '../support/table-embedder.ts';
 
 describe('agentic search while the embedding is computed', () => {
@@ -100,4 +106,44 @@ describe('agentic search while the embedding is computed', () => {
       await engine.close();
     }
   });
+
+  it('stops reading the lexical candidates once the kNN lists are in: those the ranking does not reach stay unread', async () => {
+    const dir = tempDir();
+    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
+    const engine: SearchEngine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    await engine.init();
+    try {
+      await ingestCatalog(engine, sampleFiles(files), hashEmbedder);
+      const view = (await createCatalogProvider(engine).get())!;
+      let release!: () => void;
+      const modelDone = new Promise<void>((r) => (release = r));
+      // The model answers as soon as the lexical stage reads its first record (one chunk of the warm-up).
+      const held: Embedder = { ...hashEmbedder, embed: async (texts) => (await modelDone, hashEmbedder.embed(texts)) };
+      const read = new Set<number>();
+      const lists: number[][] = [];
+      const textSearch = engine.textSearch.bind(engine);
+      engine.textSearch = async (r: TextSearchRequest) => {
+        const out = await textSearch(r);
+        lists.push(out.hits.map((h) => h.id));
+        const seen = (id: number) => (read.add(id), release());
+        return { ...out, hits: out.hits.map((h) => new Proxy(h, { get: (t, k) => (k === 'record' && seen(t.id), Reflect.get(t, k, t)) })) };
+      };
+      // Words no part holds together: the kNN list weighs as much as BM25's, so the ranking's first block
+      // leaves out many BM25 candidates, and only the warm-up would read their records.
+      const r = await agenticSearch(engine, held, true, {
+        query: 'smd rohs zebra quasar',
+        limit: 10,
+        offset: 0,
+        filters: { status: ['active'] },
+        categories: view.categoryMatcher(),
+        specNames: view.specNameIndex(),
+      });
+      expect(r.retrieval).toBe('hybrid');
+      const bm25 = lists[0]!;
+      expect(bm25).toHaveLength(100);
+      expect(bm25.filter((id) => !read.has(id)).length).toBeGreaterThan(10);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import { embeddingText } from '../../src/catalog/normalise.ts';
 import type { Embedder } from '../../src/embeddings/port.ts';
+import { hashEmbedder, hashVector } from '../support/hash-embedder.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { exactDistances, vectorScanAvailable, type VectorMatrix } from '../../src/engines/sqlite/vector-scan.ts';
@@ -23,23 +24,7 @@ const usearchModule = createRequire(import.meta.url)('usearch') as { Index: { pr
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
 
-const DIMS = 8;
-/** A unit vector from the text's FNV-1a hash (xorshift from there): stable, spread over the sphere. */
-function vectorOf(text: string): Float32Array {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  const v = new Float32Array(DIMS);
-  for (let i = 0; i < DIMS; i++) {
-    h ^= h << 13;
-    h ^= h >>> 17;
-    h ^= h << 5;
-    h >>>= 0;
-    v[i] = h / 2 ** 32 - 0.5;
-  }
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-}
-const hashEmbedder: Embedder = { model: 'hash vectors (test)', dims: DIMS, embed: async (texts) => texts.map(vectorOf), close: async () => {} };
+const vectorOf = hashVector;
 
 describe.each([
   ['vectors in memory (usearch)', true],
@@ -270,7 +255,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
 });
 
 describe('exact distances of candidates (vector-scan.ts)', () => {
-  it('are the float32 cosine distances computed with both sums in one pass (row norms kept per matrix), nearest first, ties by id', () => {
+  it('are the float32 cosine distances of the two-sum computation (each row norm now kept per matrix), nearest first, ties by id', () => {
     const dims = 24;
     const rows = 300;
     let h = 12345;
@@ -294,7 +279,7 @@ describe('exact distances of candidates (vector-scan.ts)', () => {
           qq += q[j]! * q[j]!;
         }
         const norm = Math.sqrt(qq * vv);
-        return { id, distance: Math.fround(norm === 0 ? 1 : 1 - dot / norm) };
+        return { id, distance: Math.fround(norm === 0 ? (qq === 0 && vv === 0 ? 0 : 1) : 1 - dot / norm) };
       })
       .sort((a, b) => a.distance - b.distance || a.id - b.id);
     for (let round = 0; round < 2; round++) expect(exactDistances(m, q, [...ids, 999])).toEqual(want); // 999: no vector, left out

@@ -63,7 +63,8 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
    * the version's graph when it has one and n is at most GRAPH_WINDOW_MAX and a quarter of the vectors
    * (approximate: 99.0% of the exact nearest 100 on the real suites, re-scored exactly), else from an exact scan: usearch's
    * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
-   * available. The filters are applied to the nearest n vectors: n grows (at least fourfold, by the
+   * available. A status-only filter that every part of the version passes is no filter: the nearest k
+   * are the answer. Other filters are applied to the nearest n vectors: n grows (at least fourfold, by the
    * observed pass rate) until k pass or n covers every vector, and with the exact scans the result is
    * then exact: every part nearer than the n-th vector was looked at. With the vectors in memory, a filter that the first
    * window shows to be selective and that passes at most SET_SCAN_SHARE of the parts is answered from

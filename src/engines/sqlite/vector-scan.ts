@@ -48,7 +48,7 @@ export interface VectorMatrix {
   dims: number;
   /** Row of each part id, built on first use by nearestAmong. */
   rowOf?: Map<number, number>;
-  /** Each row's squared norm (summed as exactDistances sums its dot products), built on first use there. */
+  /** Each row's squared norm, computed by exactDistances on the row's first distance (NaN until then). */
   squaredNorms?: Float64Array;
 }
 
@@ -104,7 +104,7 @@ export function rowIndex(m: VectorMatrix): Map<number, number> {
  */
 export function exactDistances(m: VectorMatrix, q: Float32Array, ids: readonly number[]): { id: number; distance: number }[] {
   const rowOf = rowIndex(m);
-  const norms = squaredNorms(m);
+  const norms = (m.squaredNorms ??= new Float64Array(m.ids.length).fill(NaN));
   const d = m.dims;
   const data = m.data;
   let qq = 0;
@@ -116,29 +116,18 @@ export function exactDistances(m: VectorMatrix, q: Float32Array, ids: readonly n
     const o = row * d;
     let dot = 0;
     for (let j = 0; j < d; j++) dot += q[j]! * data[o + j]!;
-    const vv = norms[row]!;
+    let vv = norms[row]!;
+    if (Number.isNaN(vv)) {
+      // The row's squared norm, on its first distance (summed as before, when both sums shared one
+      // loop: the same number); kept for the matrix's later queries.
+      vv = 0;
+      for (let j = o; j < o + d; j++) vv += data[j]! * data[j]!;
+      norms[row] = vv;
+    }
     const norm = Math.sqrt(qq * vv);
     out.push({ id, distance: Math.fround(norm === 0 ? (qq === 0 && vv === 0 ? 0 : 1) : 1 - dot / norm) });
   }
   return out.sort((a, b) => a.distance - b.distance || a.id - b.id);
-}
-
-/**
- * Each row's squared norm, computed once per matrix: a distance then costs one pass over the row (its
- * dot product), not two. Summed in the same order as before, so every distance is the same number.
- */
-function squaredNorms(m: VectorMatrix): Float64Array {
-  if (!m.squaredNorms) {
-    const { data, dims: d } = m;
-    const norms = new Float64Array(m.ids.length);
-    for (let row = 0; row < norms.length; row++) {
-      let vv = 0;
-      for (let j = row * d, end = j + d; j < end; j++) vv += data[j]! * data[j]!;
-      norms[row] = vv;
-    }
-    m.squaredNorms = norms;
-  }
-  return m.squaredNorms;
 }
 
 /** The n nearest of the given parts to `q` by cosine distance, nearest first, ties by id (exactDistances). */
