@@ -8,6 +8,9 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 
+/** The median of some figures (the upper one of an even count). */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
 export interface LoadResult {
   requests: number;
   seconds: number;

@@ -29,7 +29,7 @@ import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/http/services.ts';
 import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
-import { startLoadWorker } from './load.ts';
+import { median, startLoadWorker } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -154,7 +154,6 @@ for (const adapter of adapters) {
       await runBare();
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   // The median of the rounds' own ratios: a round's two phases ran on the same machine speed.
   const roundRatios = guarded.map((g, i) => +(g / bare[i]!).toFixed(3));
   const ratio = median(roundRatios);

@@ -34,7 +34,7 @@ import { closeServices, createServices } from '../src/composition.ts';
 import { createApp } from '../src/http/app.ts';
 import { silentLogger } from '../src/log.ts';
 import { PART_SELECTION } from '../src/graphql/sdl.ts';
-import { runLoadInChild, startLoadWorker } from './load.ts';
+import { median, runLoadInChild, startLoadWorker } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -150,8 +150,6 @@ async function embeddingP50(ways: readonly [string, Embedder][], calls = 100): P
   for (const [name, e] of ways) byWay[name] = await p50Of(e, calls);
   return { p50ms: Math.min(...Object.values(byWay)), ways: byWay };
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /**
  * Agentic p50 over the query-embedding p50 in alternating rounds (see the header): each round

@@ -39,41 +39,17 @@ import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '../engines/port.ts';
-import { familiesToMatch, inFamily } from './families.ts';
+import { familiesToMatch } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { perRecord } from './record-memo.ts';
-import { namedCategories, namedCategoryScore, namedSet, underCategory } from './named-categories.ts';
+import { namedCategories, namedSet, underCategory } from './named-categories.ts';
 import { satisfiesLoosely } from './spec-match.ts';
 import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
-import {
-  constraintCount,
-  constraintReadings,
-  constraintWeights,
-  exactValueHits,
-  packageExact,
-  shareMet,
-  targetHits,
-  valueHits,
-  weightMet,
-} from './ranking-keys.ts';
+import { constraintCount, constraintWeights, recordKeysFor, weightMet } from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
-
-/** A candidate's ranking keys that depend on the query and its record only (`keysOf` in agenticSearch). */
-interface RecordKeys {
-  /** Each constraint met in the loose reading, and in the strict one. */
-  checks: boolean[];
-  strict: boolean[];
-  /** In a named category (how closely), in the query's family, share of constraints met, target, value and exact-package hits. */
-  cat: number;
-  fam: number;
-  c: number;
-  t: number;
-  v: number;
-  pe: number;
-}
 
 /** A part's distinct spec names (available_specs counts each part once per name), per record. */
 const specNamesOf = perRecord((p: PartRecord): string[] => [...new Set(p.specs.map((s) => s.name))]);
@@ -210,31 +186,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     return false;
   };
 
-  const families = familiesToMatch(u.families);
-  /**
-   * A candidate's ranking keys that follow from the query and its record alone (not from the lists or
-   * the fusion), computed once per record: the ones the lexical stage computes while the embedding is
-   * still running (warmKeys) are not computed again after kNN.
-   */
-  const keyMemo = new WeakMap<PartRecord, RecordKeys>();
-  const keysOf = (p: PartRecord): RecordKeys => {
-    let k = keyMemo.get(p);
-    if (!k) {
-      const { loose, strict } = constraintReadings(u, p);
-      k = {
-        checks: loose,
-        strict,
-        cat: namedCategoryScore(namedSlugs, p.category),
-        fam: inFamily(families, p) ? 1 : 0,
-        c: shareMet(loose),
-        t: targetHits(u, p) + exactValueHits(u, p),
-        v: valueHits(u, p),
-        pe: packageExact(u, p),
-      };
-      keyMemo.set(p, k);
-    }
-    return k;
-  };
+  // Computed once per record: those the lexical stage computes while the embedding runs (warmKeys) are
+  // not computed again in the ranking.
+  const keysOf = recordKeysFor(u, namedSlugs, familiesToMatch(u.families));
   /**
    * Reads the records of the lexical candidates and computes their keys while the query's embedding
    * and kNN run (this thread would wait for them otherwise: the model in its worker, an OpenSearch

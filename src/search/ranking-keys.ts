@@ -5,9 +5,11 @@
  * packageExact). The relevance measure (src/relevance) judges parts by the same functions.
  */
 import type { PartRecord } from '../catalog/part.ts';
+import { inFamily } from './families.ts';
+import { namedCategoryScore } from './named-categories.ts';
 import { holdsExactValue, holdsValue, meetsTarget, readings } from './spec-match.ts';
-import { packageForms } from './spec-vocabulary.ts';
-import { perRecord } from './record-memo.ts';
+import { packageForms, type Family } from './spec-vocabulary.ts';
+import { perObject, perRecord } from './record-memo.ts';
 import type { QueryUnderstanding } from './understand.ts';
 
 /** Number of parsed constraints constraintScore checks (spec constraints, value constraints, one for the packages). */
@@ -145,4 +147,40 @@ export function packageExact(u: QueryUnderstanding, p: PartRecord): number {
   const pkg = p.package.toUpperCase().replace(/\s+/g, '');
   // Another name of the package counts as exact; a variant of the query's own code ("TO-252-2" for "TO-252") does not.
   return u.packages.some((code) => packageForms(code).some((k) => k === pkg && !k.startsWith(`${code.toUpperCase()}-`))) ? 1 : 0;
+}
+
+/** A candidate's ranking keys that follow from the query and its record alone (not from the lists or the fusion). */
+export interface RecordKeys {
+  /** Each constraint met in the loose reading, and in the strict one (constraintReadings). */
+  checks: boolean[];
+  strict: boolean[];
+  /** How closely its category is named (namedCategoryScore), whether it is of the query's family, the share of constraints met. */
+  cat: number;
+  fam: number;
+  c: number;
+  /** Target and exact-value hits, value hits, the exact package. */
+  t: number;
+  v: number;
+  pe: number;
+}
+
+/**
+ * The ranking keys of one query's candidates, each record's computed once (agentic search computes
+ * some while the query's embedding is computed, the ranking the rest). For one request: the memo is
+ * by record object and holds the query's keys.
+ */
+export function recordKeysFor(u: QueryUnderstanding, namedSlugs: ReadonlyMap<string, boolean>, families: readonly Family[]): (p: PartRecord) => RecordKeys {
+  return perObject((p: PartRecord): RecordKeys => {
+    const { loose, strict } = constraintReadings(u, p);
+    return {
+      checks: loose,
+      strict,
+      cat: namedCategoryScore(namedSlugs, p.category),
+      fam: inFamily(families, p) ? 1 : 0,
+      c: shareMet(loose),
+      t: targetHits(u, p) + exactValueHits(u, p),
+      v: valueHits(u, p),
+      pe: packageExact(u, p),
+    };
+  });
 }

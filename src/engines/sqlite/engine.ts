@@ -244,7 +244,6 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       const t = tables();
       if (t) await postingsReady(t);
     },
-
     async info(): Promise<EngineInfo> {
       const t = tables();
       const parts = t ? (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n : 0;
