@@ -1,5 +1,6 @@
 /**
- * A small JSON-over-HTTP client for OpenSearch on the platform `fetch`, with retries.
+ * A small JSON-over-HTTP client for OpenSearch, with retries, over keep-alive node:http connections
+ * (transport.ts: the platform `fetch` cost several times the CPU a call).
  *
  * Transient failures (connection refused/reset, timeouts, HTTP 429 and 5xx) are retried with
  * exponential backoff with jitter, honouring Retry-After. Every request this adapter sends is
@@ -9,6 +10,7 @@
  * OpenSearchError carrying OpenSearch's error type and reason.
  */
 import { ApiError } from '../../errors.ts';
+import { createTransport } from './transport.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -35,8 +37,6 @@ export interface RetryPolicy {
 
 export interface OsClientOptions extends Partial<RetryPolicy> {
   timeoutMs?: number;
-  /** Injected for tests. */
-  fetch?: typeof fetch;
 }
 
 export interface OsClient {
@@ -46,6 +46,8 @@ export interface OsClient {
   request<T = unknown>(req: OsRequest): Promise<T | null>;
   /** Like request, but an allowed status is an error too: the answer is never null. */
   send<T = unknown>(req: OsRequest): Promise<T>;
+  /** Ends the idle connections (requests after this open new ones). */
+  close(): void;
 }
 
 /** An OpenSearch error answer that retrying will not fix (4xx other than 429). */
@@ -62,21 +64,7 @@ export class OpenSearchError extends Error {
   }
 }
 
-const TRANSIENT_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function isTransientStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status !== 501);
@@ -87,9 +75,9 @@ export function isTransientError(e: unknown): boolean {
   for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
     const err = c as { code?: unknown; name?: unknown };
     if (typeof err.code === 'string' && TRANSIENT_CODES.has(err.code)) return true;
-    if (err.name === 'TimeoutError' || err.name === 'AbortError') return true;
+    if (err.name === 'TimeoutError') return true;
   }
-  return e instanceof TypeError && /fetch failed/i.test(e.message);
+  return false;
 }
 
 /** Exponential backoff with equal jitter: a random delay in [c/2, c], c = min(max, base * 2^attempt). */
@@ -131,7 +119,7 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
     u.password = '';
   }
   const root = u.toString().replace(/\/+$/, '');
-  const doFetch = opts.fetch ?? fetch;
+  const transport = createTransport(root);
   const policy: RetryPolicy = {
     retries: opts.retries ?? 5,
     baseDelayMs: opts.baseDelayMs ?? 200,
@@ -160,27 +148,22 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
     for (let attempt = 0; ; attempt++) {
       let wait: number | null = null;
       try {
-        const res = await doFetch(target, {
-          method: req.method,
-          headers: h,
-          body,
-          signal: AbortSignal.timeout(req.timeoutMs ?? defaultTimeout),
-        });
-        const text = await res.text();
+        const res = await transport.exchange(target, { method: req.method, headers: h, body, timeoutMs: req.timeoutMs ?? defaultTimeout });
+        const { text } = res;
         let parsed: unknown = text;
-        if (text && (res.headers.get('content-type') ?? '').includes('json')) {
+        if (text && (res.header('content-type') ?? '').includes('json')) {
           try {
             parsed = JSON.parse(text);
           } catch {
             parsed = text;
           }
         }
-        if (res.ok) return (text ? parsed : {}) as T;
+        if (res.status >= 200 && res.status < 300) return (text ? parsed : {}) as T;
         if (req.allow?.includes(res.status)) return null;
         const info = errorInfo(parsed);
         if (!isTransientStatus(res.status)) throw new OpenSearchError(res.status, info.type, info.reason, parsed, label);
         lastProblem = `${res.status} ${info.type}: ${info.reason}`;
-        const retryAfter = Number(res.headers.get('retry-after'));
+        const retryAfter = Number(res.header('retry-after'));
         if (Number.isFinite(retryAfter) && retryAfter > 0) wait = Math.min(retryAfter * 1000, policy.maxDelayMs);
       } catch (e) {
         if (e instanceof OpenSearchError || !isTransientError(e)) throw e;
@@ -204,6 +187,7 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
       const r = await request<T>({ ...req, allow: undefined });
       return r as T;
     },
+    close: () => transport.close(),
   };
 }
 

@@ -381,6 +381,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     async close() {
       closed = true;
       metaCache = null;
+      client.close();
     },
   };
   return engine;
