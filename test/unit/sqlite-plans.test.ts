@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
+import { PART_STATUSES } from '../../src/catalog/status.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -52,6 +53,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['the largest list', { ...active, lists: [list.list_id] }],
       ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec!.name, range: { gte: f.min! } }] }],
       ['status only (no sets)', active],
+      // Status-only filters are checked on the rows' remembered facts in the ranked windows (text-rank.ts).
+      ['rarer statuses only', { status: ['nrnd', 'obsolete'] }],
+      ['every status', { status: [...PART_STATUSES] }],
       ['1000 units at any price (a broad set of price bands)', { ...active, priceAt: { quantity: 1000, maxUsd: 1e9 } }],
       ['one unit at a low price (a small set of price bands)', { priceAt: { quantity: 1, maxUsd: 0.01 } }],
       ['the list and a price at 100 units', { lists: [list.list_id], priceAt: { quantity: 100, maxUsd: 0.5 } }],

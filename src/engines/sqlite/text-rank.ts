@@ -26,6 +26,15 @@ const RANK_WINDOW_MAX = 20_000;
 const RANK_FEW_MAX = 5_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
+/** Most rows whose facts (id, category, status) the ranked windows remember before they start again. */
+const ROW_FACTS_MAX = 200_000;
+
+interface RowFacts {
+  r: number;
+  id: number;
+  category: string | null;
+  status: string;
+}
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
 export interface CommonWordBounds {
@@ -183,6 +192,30 @@ export function createTextRanking(
     return bestOf(hits, k);
   }
 
+  /**
+   * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
+   * change id, category or status; only their records are rewritten), read for the rows not yet seen.
+   * A status-only filter's windows are then checked here instead of joined in SQL: 0.5-0.7 ms for a
+   * window of 200 rows over the 29k catalogue, against 0.01-0.04 ms.
+   */
+  let facts: { parts: string; byRow: Map<number, RowFacts> } | null = null;
+  function factsOf(t: VersionTables, rows: readonly number[]): RowFacts[] {
+    if (facts?.parts !== t.parts || facts.byRow.size > ROW_FACTS_MAX) facts = { parts: t.parts, byRow: new Map() };
+    const byRow = facts.byRow;
+    const unseen = rows.filter((r) => !byRow.has(r));
+    if (unseen.length)
+      for (const x of stmt(
+        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
+      ).all(JSON.stringify(unseen)) as RowFacts[])
+        byRow.set(x.r, x);
+    const out: RowFacts[] = [];
+    for (const r of rows) {
+      const x = byRow.get(r);
+      if (x) out.push(x);
+    }
+    return out;
+  }
+
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
   function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number, scored: ScoredRows | null): TextHit[] | null {
     const top = scored
@@ -196,16 +229,22 @@ export function createTextRanking(
       ? (cut: number) => scored.tied(cut)
       : (cut: number) =>
           stmt(`SELECT rowid AS r FROM ${t.fts} WHERE ${t.fts} MATCH ? AND bm25(${t.fts}, ${BM25_WEIGHTS}) = ?`).all(match.expr, cut) as { r: number }[];
-    // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters.
-    const pick = stmt(
+    // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters;
+    // a status-only filter (agentic search's default) is checked here, on the rows' remembered facts.
+    const probe = stmt(
       `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
     );
+    const allowed = f.statusOnly ? new Set(f.statusOnly) : null;
+    const pick = (rows: number[]): { r: number; id: number; category: string | null }[] =>
+      allowed
+        ? factsOf(t, rows).filter((x) => allowed.has(x.status))
+        : (probe.all(JSON.stringify(rows), ...f.params) as { r: number; id: number; category: string | null }[]);
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
       const rows = top(n);
       const complete = rows.length < n;
       const cut = complete ? Infinity : rows[rows.length - 1]!.s;
       const score = new Map(rows.map((x) => [x.r, x.s]));
-      const passed = (pick.all(JSON.stringify(rows.map((x) => x.r)), ...f.params) as { r: number; id: number; category: string | null }[]).map((x) => ({
+      const passed = pick(rows.map((x) => x.r)).map((x) => ({
         id: x.id,
         category: x.category,
         s: score.get(x.r)!,
@@ -218,7 +257,7 @@ export function createTextRanking(
       // 140 tied with it). Every row at that score, read once, completes the answer exactly.
       if (passed.length >= k) {
         const tied = tiedAt(cut);
-        const atCut = pick.all(JSON.stringify(tied.map((x) => x.r)), ...f.params) as { id: number; category: string | null }[];
+        const atCut = pick(tied.map((x) => x.r));
         return bestOf([...kept, ...atCut.map((x) => ({ id: x.id, category: x.category, s: cut }))], k);
       }
       // Selective filters (under 1 in 20 rows passed: a list, a narrow spec range) are better applied by
