@@ -145,7 +145,7 @@ describe('OpenSearch client over node:http', () => {
     expect(p.requests()).toBe(2);
   });
 
-  it('retries a refused connection, and a connection the peer drops mid-answer', async () => {
+  it('retries a refused connection, and a connection the peer drops before answering', async () => {
     const dead = await peer(() => undefined);
     const url = dead.url;
     await dead.close();
@@ -162,5 +162,66 @@ describe('OpenSearch client over node:http', () => {
     });
     expect(await client.send({ method: 'GET', path: '/' })).toEqual({ second: true });
     expect(p.requests()).toBe(2);
+  });
+
+  it('waits as long as Retry-After says (up to the largest delay)', async () => {
+    let n = 0;
+    const { client } = await setUp((_req, _body, res) => (++n === 1 ? json(res, 503, { error: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { ok: 1 })), {
+      baseDelayMs: 1,
+      maxDelayMs: 300,
+    });
+    const started = Date.now();
+    expect(await client.send({ method: 'GET', path: '/' })).toEqual({ ok: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290); // the backoff alone would wait about 1 ms
+  });
+
+  it('retries an answer cut off after its headers', async () => {
+    let n = 0;
+    const { p, client } = await setUp((req, _body, res) => {
+      if (++n > 1) return json(res, 200, { whole: true });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"partial":');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    expect(await client.send({ method: 'GET', path: '/' })).toEqual({ whole: true });
+    expect(p.requests()).toBe(2);
+  });
+
+  it('resends at once a request whose kept-alive connection the peer had closed', async () => {
+    let n = 0;
+    const { p, client } = await setUp((req, _body, res) => (++n === 2 ? req.socket.destroy() : json(res, 200, { n })), { baseDelayMs: 5000, maxDelayMs: 5000 });
+    expect(await client.send({ method: 'GET', path: '/' })).toEqual({ n: 1 });
+    const started = Date.now();
+    expect(await client.send({ method: 'GET', path: '/' })).toEqual({ n: 3 }); // the second arrived on the first's connection
+    expect(Date.now() - started).toBeLessThan(2000); // not the 2.5-5 s backoff
+    expect(p.connections()).toBe(2);
+  });
+
+  it('leaves no timer behind, answered or not', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const { client } = await setUp((req, _body, res) => (req.url === '/bad' ? json(res, 400, { error: { type: 'x', reason: 'y' } }) : json(res, 200, {})));
+    const before = timers();
+    await client.send({ method: 'GET', path: '/' });
+    await client.send({ method: 'GET', path: '/bad' }).catch(() => undefined);
+    expect(timers()).toBe(before);
+  });
+
+  it('answers engine_unavailable at once for a failure retrying cannot mend (TLS to a plain-HTTP port)', async () => {
+    const { p } = await setUp((_req, _body, res) => json(res, 200, {}));
+    const tls = createClient(p.url.replace('http:', 'https:'), { retries: 3, baseDelayMs: 1, maxDelayMs: 2 });
+    cleanup.push(() => tls.close());
+    const e = await tls.send({ method: 'GET', path: '/' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'engine_unavailable' });
+    expect(String((e as Error).cause)).toMatch(/\(after 1 attempt\)/);
+  });
+
+  it('after close, fails requests in flight and new ones with engine_unavailable, without retrying', async () => {
+    const { p, client } = await setUp(() => undefined /* never answers */, { retries: 3, baseDelayMs: 1, maxDelayMs: 2 });
+    const inFlight = client.send({ method: 'GET', path: '/slow' }).catch((x: unknown) => x);
+    await expect.poll(() => p.requests()).toBe(1);
+    client.close();
+    expect(await inFlight).toMatchObject({ code: 'engine_unavailable' });
+    expect(await client.send({ method: 'GET', path: '/' }).catch((x: unknown) => x)).toMatchObject({ code: 'engine_unavailable' });
+    expect(p.requests()).toBe(1);
   });
 });

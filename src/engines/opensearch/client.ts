@@ -10,7 +10,7 @@
  * OpenSearchError carrying OpenSearch's error type and reason.
  */
 import { ApiError } from '../../errors.ts';
-import { createTransport } from './transport.ts';
+import { createTransport, TransportClosedError } from './transport.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -46,7 +46,7 @@ export interface OsClient {
   request<T = unknown>(req: OsRequest): Promise<T | null>;
   /** Like request, but an allowed status is an error too: the answer is never null. */
   send<T = unknown>(req: OsRequest): Promise<T>;
-  /** Ends the idle connections (requests after this open new ones). */
+  /** Ends every connection: requests in flight and after this fail with engine_unavailable, without retries. */
   close(): void;
 }
 
@@ -145,6 +145,11 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
     }
     const retries = req.retries ?? policy.retries;
     let lastProblem = '';
+    // The message reaches API clients: the detail goes in `cause` (logs, CLI).
+    const unavailable = (attempt: number) =>
+      Object.assign(new ApiError('engine_unavailable', 'The search engine is unavailable; retry later.', { headers: { 'Retry-After': '5' } }), {
+        cause: new Error(`${label}: ${lastProblem} (after ${attempt + 1} attempt${attempt ? 's' : ''})`),
+      });
     for (let attempt = 0; ; attempt++) {
       let wait: number | null = null;
       try {
@@ -166,15 +171,15 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
         const retryAfter = Number(res.header('retry-after'));
         if (Number.isFinite(retryAfter) && retryAfter > 0) wait = Math.min(retryAfter * 1000, policy.maxDelayMs);
       } catch (e) {
-        if (e instanceof OpenSearchError || !isTransientError(e)) throw e;
+        if (e instanceof OpenSearchError) throw e;
         lastProblem = describe(e);
+        // Any other failure to get an answer (a TLS mismatch, a closed client) is the engine being
+        // unavailable too, without retries when retrying cannot help.
+        if (!isTransientError(e) || transport.closed || e instanceof TransportClosedError) throw unavailable(attempt);
+        // A kept-alive connection the node had closed meanwhile: again at once, on a new one.
+        if ((e as { staleConnection?: boolean }).staleConnection) wait = 0;
       }
-      if (attempt >= retries) {
-        // The message reaches API clients: the detail goes in `cause` (logs, CLI).
-        throw Object.assign(new ApiError('engine_unavailable', 'The search engine is unavailable; retry later.', { headers: { 'Retry-After': '5' } }), {
-          cause: new Error(`${label}: ${lastProblem} (after ${attempt + 1} attempts)`),
-        });
-      }
+      if (attempt >= retries) throw unavailable(attempt);
       await sleep(wait ?? backoffDelay(attempt, policy));
     }
   }
