@@ -31,7 +31,7 @@ import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './ind
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
-import { createRecordStore, recordRequest } from './records.ts';
+import { createRecordStore, recordRequest, withRecord } from './records.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody } from './mappings.ts';
@@ -236,15 +236,16 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const records = req.records ? await recordStore.hitRecords(hits) : null;
     return {
       total,
-      hits: hits.map((h) => {
-        const record = records?.get(h._id);
-        return {
-          id: Number(h._id),
-          score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
-          category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
-          ...(record ? { record } : {}),
-        };
-      }),
+      hits: hits.map((h) =>
+        withRecord(
+          {
+            id: Number(h._id),
+            score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
+            category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
+          },
+          records?.get(h._id),
+        ),
+      ),
     };
   }
 
@@ -263,10 +264,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     }
     const hits = (r?.hits.hits ?? []).slice(0, k);
     const records = opts.records ? await recordStore.hitRecords(hits) : null;
-    return hits.map((h) => {
-      const record = records?.get(h._id);
-      return { id: Number(h._id), score: cosineFromScore(h._score ?? 0), ...(record ? { record } : {}) };
-    });
+    return hits.map((h) => withRecord({ id: Number(h._id), score: cosineFromScore(h._score ?? 0) }, records?.get(h._id)));
   }
 
   async function facets(req: FacetRequest): Promise<FacetResult> {

@@ -34,12 +34,52 @@ export const RECORD_SOURCE = ['record', RECORD_FIELD, 'lists'];
  * record JSON in `_source`, or an older version's `_source.record`; undefined when it asked for none.
  */
 export function recordOf(h: Hit): PartRecord | undefined {
-  const json = h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
-  if (typeof json === 'string')
-    return { ...(JSON.parse(json) as Omit<PartRecord, 'lists'>), lists: listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]) };
+  const json = storedJson(h);
+  if (typeof json === 'string') {
+    const record = JSON.parse(json) as PartRecord;
+    record.lists = listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]);
+    return record;
+  }
   const record = h._source?.record as PartRecord | undefined;
   // List edits append to `record.lists` in versions that keep the record in _source.
   return record ? { ...record, lists: listIds(record.lists ?? []) } : undefined;
+}
+
+const storedJson = (h: Hit): unknown => h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
+
+/** Whether a hit carries its record (either shape), without reading it. */
+function carriesRecord(h: Hit): boolean {
+  return typeof storedJson(h) === 'string' || (h._source?.record !== undefined && h._source.record !== null);
+}
+
+/**
+ * A search hit whose record is read from the OpenSearch hit when `record` is first read (a getter on
+ * the prototype, as the SQLite adapter's hits): agentic search reads about half of the 200-odd
+ * candidates' records, and a stored record's JSON costs about 50-80 µs to parse here.
+ */
+class LazyRecordHit {
+  readonly id: number;
+  readonly score: number;
+  declare readonly category?: string | null;
+  #read: (() => PartRecord) | PartRecord;
+  constructor(h: { id: number; score: number; category?: string | null }, read: () => PartRecord) {
+    this.id = h.id;
+    this.score = h.score;
+    if ('category' in h) (this as { category?: string | null }).category = h.category;
+    this.#read = read;
+  }
+  get record(): PartRecord {
+    if (typeof this.#read === 'function') this.#read = this.#read();
+    return this.#read;
+  }
+}
+
+/** The hit `base` with the record of `h` (read when first asked for), or `base` itself when there is none. */
+export function withRecord<T extends { id: number; score: number; category?: string | null }>(
+  base: T,
+  read: (() => PartRecord) | undefined,
+): T & { record?: PartRecord } {
+  return read ? (new LazyRecordHit(base, read) as unknown as T & { record: PartRecord }) : base;
 }
 
 /** A record's list ids as every engine gives them: distinct, in sort order (normalise.ts). */
@@ -104,18 +144,20 @@ export function createRecordStore({ client, names }: { client: OsClient; names: 
     return ids.map((id) => byId.get(id)).filter((p): p is PartRecord => p !== undefined);
   }
 
-  /** The hits' records, read from the hits, and for any that came back without one, with getParts. */
-  async function hitRecords(hits: readonly Hit[]): Promise<Map<string, PartRecord>> {
-    const out = new Map<string, PartRecord>();
+  /**
+   * How to read each hit's record: from the hit itself (parsed when first read), and for any that came
+   * back without one (the live version changed shape), from getParts.
+   */
+  async function hitRecords(hits: readonly Hit[]): Promise<Map<string, () => PartRecord>> {
+    const out = new Map<string, () => PartRecord>();
     const missing: number[] = [];
     for (const h of hits) {
-      const record = recordOf(h);
-      if (record) out.set(h._id, record);
+      if (carriesRecord(h)) out.set(h._id, () => recordOf(h)!);
       else missing.push(Number(h._id));
     }
     if (missing.length) {
       forgetShape();
-      for (const p of await getParts(missing)) out.set(String(p.id), p);
+      for (const p of await getParts(missing)) out.set(String(p.id), () => p);
     }
     return out;
   }
