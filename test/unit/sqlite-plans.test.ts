@@ -5,6 +5,7 @@
  * columns' indexes; ranked text under filters reads ranked windows or joins every match (text-rank.ts). Three engines over one 6,000-part index (each choice forced one way, and the
  * automatic one) must agree on totals, pages and facets, for broad and narrow sets.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -172,4 +173,63 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     expect(fp).toEqual(fa);
     expect(fs).toEqual(fa);
   });
+});
+
+describe('SQLite ranked windows across versions', () => {
+  // Another process's commit reaches this one through I/O, in a later turn of the event loop (util/turn.ts oncePerTurn).
+  const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
+  // Statuses moved around in a second load of the same parts (in reverse order, so with other rowids).
+  const MOVED: Record<string, string> = {
+    active: 'obsolete',
+    obsolete: 'active',
+    nrnd: 'active',
+    ltb: 'nrnd',
+    unknown: 'active',
+    engineering_sample: 'active',
+  };
+
+  it('answers as the plain join after another connection makes a version with other statuses live, and after a rollback', async () => {
+    const dir = tempDir();
+    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
+    const moved = fs
+      .readFileSync(files.partsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .reverse()
+      .map((line) => {
+        const p = JSON.parse(line) as { status?: string | null };
+        if (typeof p.status === 'string') p.status = MOVED[p.status.toLowerCase()] ?? p.status;
+        return JSON.stringify(p);
+      });
+    const movedFile = path.join(dir, 'moved.jsonl');
+    fs.writeFileSync(movedFile, moved.join('\n') + '\n');
+    const file = path.join(dir, 'p.db');
+    const serving = createSqliteEngine({ file });
+    await serving.init();
+    await ingestCatalog(serving, sampleFiles(files));
+    await serving.warmUp!();
+    const join = createSqliteEngine({ file, plans: { textRank: 'join' } });
+    const other = createSqliteEngine({ file }); // another process's connection
+    const filters: EngineFilters[] = [{ status: ['active'] }, { status: ['obsolete'] }, { status: ['nrnd', 'ltb'] }];
+    const answers = async (label: string) => {
+      const out: unknown[] = [];
+      for (const text of ['resistor', 'ceramic capacitor 0603', 'mosfet'])
+        for (const f of filters) {
+          const page = (e: SearchEngine) => e.textSearch({ text, filters: f, limit: 40, offset: 0, exactTotal: false });
+          const [w, j] = [await page(serving), await page(join)];
+          expect(w.hits, `${label}: ${text} ${JSON.stringify(f)}`).toEqual(j.hits);
+          out.push(w.hits.map((h) => h.id));
+        }
+      return out;
+    };
+    const first = await answers('first version');
+    await ingestCatalog(other, { ...sampleFiles(files), parts: movedFile });
+    await nextTurn();
+    const second = await answers('the moved statuses, made live by another connection');
+    expect(second).not.toEqual(first); // the statuses moved, so the status filters' answers did
+    await other.rollback();
+    await nextTurn();
+    expect(await answers('rolled back')).toEqual(first);
+    await Promise.all([serving, join, other].map((e) => e.close()));
+  }, 120_000);
 });

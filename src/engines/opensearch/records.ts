@@ -40,16 +40,18 @@ export function recordOf(h: Hit): PartRecord | undefined {
     record.lists = listIds((h.fields?.lists ?? h._source?.lists ?? []) as string[]);
     return record;
   }
-  const record = h._source?.record as PartRecord | undefined;
+  const record = sourceRecord(h);
   // List edits append to `record.lists` in versions that keep the record in _source.
   return record ? { ...record, lists: listIds(record.lists ?? []) } : undefined;
 }
+
+const sourceRecord = (h: Hit): PartRecord | undefined => (h._source?.record ? (h._source.record as PartRecord) : undefined);
 
 const storedJson = (h: Hit): unknown => h.fields?.[RECORD_FIELD]?.[0] ?? h._source?.[RECORD_FIELD];
 
 /** Whether a hit carries its record (either shape), without reading it. */
 function carriesRecord(h: Hit): boolean {
-  return typeof storedJson(h) === 'string' || (h._source?.record !== undefined && h._source.record !== null);
+  return typeof storedJson(h) === 'string' || sourceRecord(h) !== undefined;
 }
 
 /**
@@ -74,7 +76,11 @@ class LazyRecordHit {
   }
 }
 
-/** The hit `base` with the record of `h` (read when first asked for), or `base` itself when there is none. */
+/**
+ * The hit `base` with its record (read when first asked for: a getter, which object spread and JSON
+ * leave out), or `base` itself when there is none. `base` holds `id`, `score` and `category` only: no
+ * other field is kept.
+ */
 export function withRecord<T extends { id: number; score: number; category?: string | null }>(
   base: T,
   read: (() => PartRecord) | undefined,

@@ -320,7 +320,9 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
         db.prepare(`DELETE FROM ${t.members} WHERE list_id = ?`).run(listId);
         const ins = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) SELECT ?, rowid FROM ${t.parts} WHERE id = ?`);
         for (const id of partIds) ins.run(listId, id);
-        // Keep the stored records' `lists` in step with the membership table.
+        // Keep the stored records' `lists` in step with the membership table. Only `record` changes in a
+        // live version's parts table: the ranked windows (text-rank.ts) and kNN (knn.ts) remember each
+        // row's id, category and status for the life of the version.
         const read = db.prepare(`SELECT record FROM ${t.parts} WHERE id = ?`);
         const write = db.prepare(`UPDATE ${t.parts} SET record = ? WHERE id = ?`);
         const now = new Set(partIds);

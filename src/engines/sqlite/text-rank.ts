@@ -26,14 +26,18 @@ const RANK_WINDOW_MAX = 20_000;
 const RANK_FEW_MAX = 5_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
-/** Most rows whose facts (id, category, status) the ranked windows remember before they start again. */
-const ROW_FACTS_MAX = 200_000;
-
-interface RowFacts {
-  r: number;
-  id: number;
-  category: string | null;
-  status: string;
+/** The rows of one version the ranked windows have read: id, category and status by rowid (see factsOf). */
+interface RowFactTable {
+  parts: string;
+  id: Float64Array;
+  /** Index into `categories` (0: null). */
+  category: Int32Array;
+  /** Index into `statuses` (0: not read yet; a version has a handful of statuses). */
+  status: Uint16Array;
+  categories: (string | null)[];
+  statuses: string[];
+  /** Each list's strings by value ("c:" categories, "s:" statuses). */
+  index: Map<string, number>;
 }
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
@@ -194,25 +198,48 @@ export function createTextRanking(
 
   /**
    * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
-   * change id, category or status; only their records are rewritten), read for the rows not yet seen.
-   * A status-only filter's windows are then checked here instead of joined in SQL: 0.5-0.7 ms for a
-   * window of 200 rows over the 29k catalogue, against 0.01-0.04 ms.
+   * change id, category or status while it is live: only their records are rewritten, engine.ts
+   * setListMembership), read for the rows not yet seen. A status-only filter's windows are then
+   * checked here instead of joined in SQL: 0.5-0.7 ms for a window of 200 rows over the 29k
+   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (14 bytes a row: 8.1 MB for a
+   * 578k catalogue), with each category and status string kept once.
    */
-  let facts: { parts: string; byRow: Map<number, RowFacts> } | null = null;
-  function factsOf(t: VersionTables, rows: readonly number[]): RowFacts[] {
-    if (facts?.parts !== t.parts || facts.byRow.size > ROW_FACTS_MAX) facts = { parts: t.parts, byRow: new Map() };
-    const byRow = facts.byRow;
-    const unseen = rows.filter((r) => !byRow.has(r));
+  let facts: RowFactTable | null = null;
+  function factsOf(t: VersionTables, rows: readonly number[]): { r: number; id: number; category: string | null; status: string }[] {
+    if (facts?.parts !== t.parts) {
+      const size = ((stmt(`SELECT max(rowid) FROM ${t.parts}`).pluck().get() as number | null) ?? 0) + 1;
+      facts = {
+        parts: t.parts,
+        id: new Float64Array(size),
+        category: new Int32Array(size),
+        status: new Uint16Array(size),
+        categories: [null],
+        statuses: [''],
+        index: new Map(),
+      };
+    }
+    const f = facts;
+    /** The index of `v` in `list` (added once; keyed apart per list); index 0 is null (categories) or "not read" (statuses). */
+    const intern = (list: (string | null)[], v: string | null): number => {
+      if (v === null) return 0;
+      const key = `${list === f.statuses ? 's' : 'c'}:${v}`;
+      let i = f.index.get(key);
+      if (i === undefined) f.index.set(key, (i = list.push(v) - 1));
+      return i;
+    };
+    // status 0: not read yet (every stored status is a string, so a read row's code is at least 1)
+    const unseen = rows.filter((r) => r < f.status.length && f.status[r] === 0);
     if (unseen.length)
       for (const x of stmt(
         `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
-      ).all(JSON.stringify(unseen)) as RowFacts[])
-        byRow.set(x.r, x);
-    const out: RowFacts[] = [];
-    for (const r of rows) {
-      const x = byRow.get(r);
-      if (x) out.push(x);
-    }
+      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string }[]) {
+        f.id[x.r] = x.id;
+        f.category[x.r] = intern(f.categories, x.category);
+        f.status[x.r] = intern(f.statuses, x.status);
+      }
+    const out: { r: number; id: number; category: string | null; status: string }[] = [];
+    for (const r of rows)
+      if (r < f.status.length && f.status[r] !== 0) out.push({ r, id: f.id[r]!, category: f.categories[f.category[r]!]!, status: f.statuses[f.status[r]!]! });
     return out;
   }
 
