@@ -112,7 +112,7 @@ async function p50Of(embedder: Embedder, calls = 100): Promise<number> {
     await embedder.embed([`${NL[i % NL.length]} ${i}`]);
     if (i >= 10) t.push(performance.now() - t0);
   }
-  return +t.sort((a, b) => a - b)[calls >> 1]!.toFixed(3);
+  return +median(t).toFixed(3);
 }
 
 /**

@@ -10,7 +10,7 @@
  * OpenSearchError carrying OpenSearch's error type and reason.
  */
 import { ApiError } from '../../errors.ts';
-import { createTransport, TransportClosedError } from './transport.ts';
+import { createTransport } from './transport.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -175,7 +175,7 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
         lastProblem = describe(e);
         // Any other failure to get an answer (a TLS mismatch, a closed client) is the engine being
         // unavailable too, without retries when retrying cannot help.
-        if (!isTransientError(e) || transport.closed || e instanceof TransportClosedError) throw unavailable(attempt);
+        if (!isTransientError(e) || transport.closed) throw unavailable(attempt);
         // A kept-alive connection the node had closed meanwhile: again at once, on a new one.
         if ((e as { staleConnection?: boolean }).staleConnection) wait = 0;
       }

@@ -31,7 +31,8 @@ import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './ind
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
-import { createRecordStore, recordRequest, withRecord } from './records.ts';
+import { createRecordStore, recordRequest } from './records.ts';
+import { withRecord } from '../lazy-record-hit.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody } from './mappings.ts';

@@ -54,40 +54,6 @@ function carriesRecord(h: Hit): boolean {
   return typeof storedJson(h) === 'string' || sourceRecord(h) !== undefined;
 }
 
-/**
- * A search hit whose record is read from the OpenSearch hit when `record` is first read (a getter on
- * the prototype, as the SQLite adapter's hits): agentic search reads about half of the 200-odd
- * candidates' records, and a stored record's JSON costs about 50-80 µs to parse here.
- */
-class LazyRecordHit {
-  readonly id: number;
-  readonly score: number;
-  declare readonly category?: string | null;
-  #read: (() => PartRecord) | PartRecord;
-  constructor(h: { id: number; score: number; category?: string | null }, read: () => PartRecord) {
-    this.id = h.id;
-    this.score = h.score;
-    if ('category' in h) (this as { category?: string | null }).category = h.category;
-    this.#read = read;
-  }
-  get record(): PartRecord {
-    if (typeof this.#read === 'function') this.#read = this.#read();
-    return this.#read;
-  }
-}
-
-/**
- * The hit `base` with its record (read when first asked for: a getter, which object spread and JSON
- * leave out), or `base` itself when there is none. `base` holds `id`, `score` and `category` only: no
- * other field is kept.
- */
-export function withRecord<T extends { id: number; score: number; category?: string | null }>(
-  base: T,
-  read: (() => PartRecord) | undefined,
-): T & { record?: PartRecord } {
-  return read ? (new LazyRecordHit(base, read) as unknown as T & { record: PartRecord }) : base;
-}
-
 /** A record's list ids as every engine gives them: distinct, in sort order (normalise.ts). */
 function listIds(lists: readonly string[]): string[] {
   return [...new Set(lists)].sort();

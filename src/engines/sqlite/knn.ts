@@ -43,7 +43,8 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
   }
   /** Whether every part of the version has one of these statuses (the filter then drops nothing). */
   function passesEvery(t: VersionTables, allowed: ReadonlySet<string>): boolean {
-    matrix!.present ??= new Set(statusOf(t).values());
+    // From the (status, stock) index, not from every part's status (statusOf, which this case never needs).
+    matrix!.present ??= new Set(stmt(`SELECT DISTINCT status FROM ${t.parts}`).pluck().all() as string[]);
     for (const status of matrix!.present) if (!allowed.has(status)) return false;
     return true;
   }

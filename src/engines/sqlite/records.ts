@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { PartRecord } from '../../catalog/part.ts';
 import type { VersionTables } from './schema.ts';
+import { withRecord } from '../lazy-record-hit.ts';
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 
@@ -120,37 +121,16 @@ export function parsedRecords(texts: ReadonlyMap<number, RecordSource>, ids: rea
   return out;
 }
 
-/** A hit whose record's JSON is parsed when `record` is first read (a getter on the prototype: hits keep one shape). */
-class LazyRecordHit {
-  readonly id: number;
-  readonly score: number;
-  declare readonly category?: string | null;
-  #src: RecordSource;
-  #cache: RecordCache | undefined;
-  /** The cache generation the text was read in: read later (after a clear), it is parsed but not cached. */
-  #readIn: number | undefined;
-  constructor(h: { id: number; score?: number; category?: string | null }, src: RecordSource, cache: RecordCache | undefined) {
-    this.id = h.id;
-    this.score = h.score ?? 0;
-    if ('category' in h) (this as { category?: string | null }).category = h.category;
-    this.#src = src;
-    this.#cache = cache;
-    this.#readIn = cache?.generation;
-  }
-  get record(): PartRecord {
-    if (typeof this.#src === 'string') this.#src = parsed(this.id, this.#src, this.#cache, this.#readIn);
-    return this.#src;
-  }
-}
-
 /** The hits, each with its record (parsed on first read, then cached) when it is known. */
 export function withLazyRecords<T extends { id: number; record?: PartRecord }>(
   hits: readonly T[],
   texts: ReadonlyMap<number, RecordSource>,
   cache?: RecordCache,
 ): T[] {
+  // The cache generation the text was read in: read later (after a clear), it is parsed but not cached.
+  const readIn = cache?.generation;
   return hits.map((h) => {
     const src = texts.get(h.id);
-    return src === undefined ? h : (new LazyRecordHit(h, src, cache) as unknown as T);
+    return src === undefined ? h : (withRecord(h, () => parsed(h.id, src, cache, readIn)) as T);
   });
 }

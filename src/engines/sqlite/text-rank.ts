@@ -36,8 +36,9 @@ interface RowFactTable {
   status: Uint16Array;
   categories: (string | null)[];
   statuses: string[];
-  /** Each list's strings by value ("c:" categories, "s:" statuses). */
-  index: Map<string, number>;
+  /** Positions in `categories` and `statuses` by value. */
+  categoryAt: Map<string, number>;
+  statusAt: Map<string, number>;
 }
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
@@ -215,16 +216,16 @@ export function createTextRanking(
         status: new Uint16Array(size),
         categories: [null],
         statuses: [''],
-        index: new Map(),
+        categoryAt: new Map(),
+        statusAt: new Map(),
       };
     }
     const f = facts;
-    /** The index of `v` in `list` (added once; keyed apart per list); index 0 is null (categories) or "not read" (statuses). */
-    const intern = (list: (string | null)[], v: string | null): number => {
+    /** The position of `v` in `list` (added once); position 0 is null (categories) or "not read" (statuses). */
+    const intern = (list: (string | null)[], at: Map<string, number>, v: string | null): number => {
       if (v === null) return 0;
-      const key = `${list === f.statuses ? 's' : 'c'}:${v}`;
-      let i = f.index.get(key);
-      if (i === undefined) f.index.set(key, (i = list.push(v) - 1));
+      let i = at.get(v);
+      if (i === undefined) at.set(v, (i = list.push(v) - 1));
       return i;
     };
     // status 0: not read yet (every stored status is a string, so a read row's code is at least 1)
@@ -234,8 +235,8 @@ export function createTextRanking(
         `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
       ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string }[]) {
         f.id[x.r] = x.id;
-        f.category[x.r] = intern(f.categories, x.category);
-        f.status[x.r] = intern(f.statuses, x.status);
+        f.category[x.r] = intern(f.categories, f.categoryAt, x.category);
+        f.status[x.r] = intern(f.statuses, f.statusAt, x.status);
       }
     const out: { r: number; id: number; category: string | null; status: string }[] = [];
     for (const r of rows)
@@ -258,14 +259,13 @@ export function createTextRanking(
           stmt(`SELECT rowid AS r FROM ${t.fts} WHERE ${t.fts} MATCH ? AND bm25(${t.fts}, ${BM25_WEIGHTS}) = ?`).all(match.expr, cut) as { r: number }[];
     // The window's rows drive the check (CROSS JOIN: the outer loop), each tested against the filters;
     // a status-only filter (agentic search's default) is checked here, on the rows' remembered facts.
-    const probe = stmt(
-      `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
-    );
     const allowed = f.statusOnly ? new Set(f.statusOnly) : null;
     const pick = (rows: number[]): { r: number; id: number; category: string | null }[] =>
       allowed
         ? factsOf(t, rows).filter((x) => allowed.has(x.status))
-        : (probe.all(JSON.stringify(rows), ...f.params) as { r: number; id: number; category: string | null }[]);
+        : (stmt(
+            `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
+          ).all(JSON.stringify(rows), ...f.params) as { r: number; id: number; category: string | null }[]);
     for (let n = Math.max(64, 2 * k), round = 0; n <= RANK_WINDOW_MAX && round < 2; round++) {
       const rows = top(n);
       const complete = rows.length < n;
