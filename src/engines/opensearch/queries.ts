@@ -200,9 +200,16 @@ export const STOCK_ORDER: Dsl[] = [{ stock: 'desc' }, { id: 'asc' }];
 // ---------------------------------------------------------------------------------------------
 // kNN
 
+/**
+ * Fewest candidates the graph search keeps (ef_search). Left alone, the Lucene engine searches with
+ * ef = k, and a small k over a graph split in several segments can miss the true nearest (a k = 3
+ * query of the contract suite did, once, under load); agentic search asks for 100 or more.
+ */
+export const KNN_EF_SEARCH_MIN = 100;
+
 /** Lucene efficient filtering: the filter sits inside the knn clause and is applied during the search. */
 export function knnQuery(vector: Float32Array, k: number, filters: EngineFilters): Dsl {
-  const clause: Dsl = { vector: Array.from(vector), k };
+  const clause: Dsl = { vector: Array.from(vector), k, method_parameters: { ef_search: Math.max(k, KNN_EF_SEARCH_MIN) } };
   const f = filterQuery(filters);
   if (f) clause.filter = f;
   return { size: k, track_total_hits: false, _source: false, query: { knn: { [VECTOR_FIELD]: clause } } };
