@@ -13,14 +13,14 @@ class LazyRecordHit {
   readonly id: number;
   readonly score: number;
   declare readonly category?: string | null;
-  #read: (() => PartRecord) | PartRecord;
-  constructor(h: HitFields, read: () => PartRecord) {
+  #read: (() => PartRecord | undefined) | PartRecord | undefined;
+  constructor(h: HitFields, read: () => PartRecord | undefined) {
     this.id = h.id;
     this.score = h.score ?? 0;
     if ('category' in h) (this as { category?: string | null }).category = h.category;
     this.#read = read;
   }
-  get record(): PartRecord {
+  get record(): PartRecord | undefined {
     if (typeof this.#read === 'function') this.#read = this.#read();
     return this.#read;
   }
@@ -28,8 +28,9 @@ class LazyRecordHit {
 
 /**
  * The hit with its record read by `read` when first asked for, or the hit itself when `read` is
- * undefined. Only `id`, `score` and `category` of `base` are kept.
+ * undefined. Only `id`, `score` and `category` of `base` are kept. `read` may find no record (the
+ * SQLite adapter's on-demand reads, records.ts withRecordsOnDemand): `record` is then undefined.
  */
-export function withRecord<T extends HitFields>(base: T, read: (() => PartRecord) | undefined): T & { record?: PartRecord } {
+export function withRecord<T extends HitFields>(base: T, read: (() => PartRecord | undefined) | undefined): T & { record?: PartRecord } {
   return read ? (new LazyRecordHit(base, read) as unknown as T & { record: PartRecord }) : base;
 }

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PartRecord } from '../../src/catalog/part.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { MAX_CACHED_TEXT, RecordCache } from '../../src/engines/sqlite/records.ts';
+import Database from 'better-sqlite3';
+import { statementCache } from '../../src/engines/sqlite/db.ts';
+import { MAX_CACHED_TEXT, RecordCache, withRecordsOnDemand } from '../../src/engines/sqlite/records.ts';
+import { versionTables } from '../../src/engines/sqlite/schema.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { ingestCatalog, ingestSmallFixture, type CatalogFiles } from '../support/small-engine.ts';
 
@@ -51,6 +54,67 @@ describe('RecordCache', () => {
     expect(() => ((r as { mpn: string }).mpn = 'x')).toThrow(TypeError);
     expect(() => (r.specs as unknown as unknown[]).push({})).toThrow(TypeError);
     expect(() => ((r.specs[0] as { value: string }).value = '2')).toThrow(TypeError);
+  });
+});
+
+describe('withRecordsOnDemand (kNN hits)', () => {
+  /** A version's parts table in memory, and a statement cache that counts the record reads. */
+  function store() {
+    const db = new Database(':memory:');
+    const t = versionTables('v1');
+    db.exec(`CREATE TABLE ${t.parts} (id INTEGER PRIMARY KEY, record TEXT NOT NULL)`);
+    for (const id of [1, 2, 3]) db.prepare(`INSERT INTO ${t.parts} VALUES (?, ?)`).run(id, text(id));
+    const cached = statementCache(db);
+    const reads = { n: 0 };
+    const stmt = (sql: string) => {
+      if (sql.includes('one_record')) reads.n++;
+      return cached(sql);
+    };
+    return { db, t, stmt, reads };
+  }
+
+  it("reads a hit's record only when it is asked for, from the cache when there, and caches what it parses", () => {
+    const { db, t, stmt, reads } = store();
+    const cache = new RecordCache(10);
+    cache.parse(2, text(2));
+    const hits = withRecordsOnDemand(
+      stmt,
+      t,
+      [
+        { id: 1, score: 0.9 },
+        { id: 2, score: 0.8 },
+        { id: 3, score: 0.7 },
+      ],
+      cache,
+    );
+    expect(hits.map((h) => [h.id, h.score])).toEqual([
+      [1, 0.9],
+      [2, 0.8],
+      [3, 0.7],
+    ]);
+    expect(reads.n).toBe(0);
+    expect(hits[1]!.record).toBe(cache.get(2)); // from the cache, no read
+    expect(reads.n).toBe(0);
+    expect(hits[0]!.record?.mpn).toBe('P1');
+    expect(hits[0]!.record?.mpn).toBe('P1');
+    expect(reads.n).toBe(1); // once, and only that hit's
+    expect(cache.get(1)).toBe(hits[0]!.record);
+    expect(cache.get(3)).toBeUndefined();
+    db.close();
+  });
+
+  it('gives no record for an unknown part or a dropped version, does not cache across a clear, and throws other errors', () => {
+    const { db, t, stmt } = store();
+    const cache = new RecordCache(10);
+    const [unknown, one, two, three] = withRecordsOnDemand(stmt, t, [{ id: 99 }, { id: 1 }, { id: 2 }, { id: 3 }], cache);
+    expect(unknown!.record).toBeUndefined();
+    cache.clear(); // the database changed after the hits were found: what is read now is not kept
+    expect(one!.record?.mpn).toBe('P1');
+    expect(cache.get(1)).toBeUndefined();
+    db.exec(`DROP TABLE ${t.parts}`); // two index swaps during one request
+    expect(two!.record).toBeUndefined();
+    db.close();
+    expect(() => three!.record).toThrow(/not open/);
   });
 });
 

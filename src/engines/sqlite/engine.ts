@@ -9,7 +9,7 @@
 import { openSqliteDb, statementCache } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
-import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult, VectorHit } from '../port.ts';
+import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult } from '../port.ts';
 import { filterSql } from './filters.ts';
 import { createFilterPlans } from './filter-plans.ts';
 import { versionTables, type VersionTables } from './schema.ts';
@@ -17,7 +17,7 @@ import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './t
 import { createKnn } from './knn.ts';
 import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
-import { DEFAULT_RECORD_CACHE, parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords } from './records.ts';
+import { DEFAULT_RECORD_CACHE, parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords, withRecordsOnDemand } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
@@ -268,7 +268,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       return textSearch(req);
     },
     async knn(vector, k, filters, opts) {
-      return withRecords<VectorHit>(opts?.records, knn(vector, k, filters));
+      const hits = knn(vector, k, filters);
+      // Each hit's record read when first asked for (withRecordsOnDemand): agentic search reads about half.
+      const t = opts?.records && hits.length ? tables() : null;
+      return t ? withRecordsOnDemand(stmt, t, hits, records) : hits;
     },
     async facets(req) {
       return facets(req);

@@ -121,6 +121,37 @@ export function parsedRecords(texts: ReadonlyMap<number, RecordSource>, ids: rea
   return out;
 }
 
+/**
+ * The hits, each with its record read only when first asked for: from the cache, else its stored text
+ * (one row by id, from version `t`), parsed and cached. For lists whose records are mostly not read:
+ * agentic search reads the records of about half of kNN's 100 hits, so reading every hit's text at
+ * once (withLazyRecords) read some 50 texts for nothing, on the request's path after the embedding.
+ * A hit whose part `t` does not hold, or whose version's tables are gone (dropped by two index swaps
+ * during one request), has no record (`undefined`), as an unknown id has none in withLazyRecords.
+ */
+export function withRecordsOnDemand<T extends { id: number; score?: number }>(
+  stmt: (sql: string) => Database.Statement,
+  t: VersionTables,
+  hits: readonly T[],
+  cache?: RecordCache,
+): (T & { record?: PartRecord })[] {
+  // As in withLazyRecords: a text read after a clear (the database changed since the hits were found) is parsed, not cached.
+  const readIn = cache?.generation;
+  const one = (id: number): PartRecord | undefined => {
+    const kept = cache?.get(id);
+    if (kept) return kept;
+    let text: string | undefined;
+    try {
+      text = stmt(`SELECT record AS one_record FROM ${t.parts} WHERE id = ?`).pluck().get(id) as string | undefined;
+    } catch (e) {
+      if (/no such table/.test((e as Error).message)) return undefined;
+      throw e;
+    }
+    return text === undefined ? undefined : parsed(id, text, cache, readIn);
+  };
+  return hits.map((h) => withRecord(h, () => one(h.id)));
+}
+
 /** The hits, each with its record (parsed on first read, then cached) when it is known. */
 export function withLazyRecords<T extends { id: number; record?: PartRecord }>(
   hits: readonly T[],
