@@ -62,7 +62,7 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
   /**
    * The k nearest parts passing the filters, nearest first (cosine). The nearest n vectors come from
    * the version's graph when it has one and n is at most GRAPH_WINDOW_MAX and a quarter of the vectors
-   * (approximate: 99.0% of the exact nearest 100 on the real suites, re-scored exactly), else from an exact scan: usearch's
+   * (approximate: 97.5% of the exact nearest 100 on the real suites, re-scored exactly), else from an exact scan: usearch's
    * SIMD brute force over the vectors in memory (vector-scan.ts), or vec0's KNN when usearch is not
    * available. A status-only filter that every part of the version passes is no filter: the nearest k
    * are the answer. Other filters are applied to the nearest n vectors: n grows (at least fourfold, by the
