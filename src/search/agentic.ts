@@ -320,7 +320,9 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
       .filter((id) => !inFirst.has(id))
       .slice(0, Math.max(0, POOL_MAX - first.length));
   }
-  const missing = [...first, ...second].filter((id) => !carriers.has(id));
+  // Read from the live version: the MPN hits, and any hit whose record its list could not give (SQLite
+  // kNN reads a hit's record on demand, from the version it searched: gone if two swaps came between).
+  const missing = [...first, ...second].filter((id) => recordOf(id) === undefined);
   if (missing.length) for (const p of await engine.getParts(missing)) carriers.set(p.id, { record: p });
 
   const constrained = constraintCount(u) > 0;

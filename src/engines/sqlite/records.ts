@@ -127,7 +127,9 @@ export function parsedRecords(texts: ReadonlyMap<number, RecordSource>, ids: rea
  * agentic search reads the records of about half of kNN's 100 hits, so reading every hit's text at
  * once (withLazyRecords) read some 50 texts for nothing, on the request's path after the embedding.
  * A hit whose part `t` does not hold, or whose version's tables are gone (dropped by two index swaps
- * during one request), has no record (`undefined`), as an unknown id has none in withLazyRecords.
+ * during one request), has no record (`undefined`; agentic search then reads the part from the live
+ * version). A record is read as it is when asked for: a list edit committed since the search shows in
+ * it, where the hits of a text search read earlier in the same request may not show it yet.
  */
 export function withRecordsOnDemand<T extends { id: number; score?: number }>(
   stmt: (sql: string) => Database.Statement,
@@ -144,7 +146,7 @@ export function withRecordsOnDemand<T extends { id: number; score?: number }>(
     try {
       text = stmt(`SELECT record AS one_record FROM ${t.parts} WHERE id = ?`).pluck().get(id) as string | undefined;
     } catch (e) {
-      if (/no such table/.test((e as Error).message)) return undefined;
+      if ((e as { code?: string }).code === 'SQLITE_ERROR' && /no such table/.test((e as Error).message)) return undefined;
       throw e;
     }
     return text === undefined ? undefined : parsed(id, text, cache, readIn);
