@@ -32,5 +32,5 @@ class LazyRecordHit {
  * SQLite adapter's on-demand reads, records.ts withRecordsOnDemand): `record` is then undefined.
  */
 export function withRecord<T extends HitFields>(base: T, read: (() => PartRecord | undefined) | undefined): T & { record?: PartRecord } {
-  return read ? (new LazyRecordHit(base, read) as unknown as T & { record: PartRecord }) : base;
+  return read ? (new LazyRecordHit(base, read) as unknown as T & { record?: PartRecord }) : base;
 }

@@ -139,12 +139,13 @@ export function withRecordsOnDemand<T extends { id: number; score?: number }>(
 ): (T & { record?: PartRecord })[] {
   // As in withLazyRecords: a text read after a clear (the database changed since the hits were found) is parsed, not cached.
   const readIn = cache?.generation;
+  const sql = `SELECT record AS one_record FROM ${t.parts} WHERE id = ?`;
   const one = (id: number): PartRecord | undefined => {
     const kept = cache?.get(id);
     if (kept) return kept;
     let text: string | undefined;
     try {
-      text = stmt(`SELECT record AS one_record FROM ${t.parts} WHERE id = ?`).pluck().get(id) as string | undefined;
+      text = stmt(sql).pluck().get(id) as string | undefined;
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_ERROR' && /no such table/.test((e as Error).message)) return undefined;
       throw e;
