@@ -15,7 +15,7 @@ import type { Embedder } from '../../src/embeddings/port.ts';
 import { hashEmbedder, hashVector } from '../support/hash-embedder.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import { exactDistances, vectorScanAvailable, type VectorMatrix } from '../../src/engines/sqlite/vector-scan.ts';
+import { exactDistances, rowOfId, vectorScanAvailable, type VectorMatrix } from '../../src/engines/sqlite/vector-scan.ts';
 import { PART_STATUSES } from '../../src/catalog/status.ts';
 import { vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
 
@@ -255,6 +255,21 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
 });
 
 describe('exact distances of candidates (vector-scan.ts)', () => {
+  it("find each part's row by id, in a matrix whose ids are ascending and in one whose ids are not", () => {
+    const dims = 2;
+    const shuffled = [40, 7, 1003, 12, 5, 999_999_999_999, 8];
+    for (const ids of [[...shuffled].sort((a, b) => a - b), shuffled]) {
+      const data = Float32Array.from(ids.flatMap((id) => [id, 1]));
+      const m: VectorMatrix = { ids: Float64Array.from(ids), data, dims };
+      for (const [row, id] of ids.entries()) expect(rowOfId(m, id)).toBe(row);
+      for (const absent of [0, 6, 41, 1_000_000_000_000, -3]) expect(rowOfId(m, absent)).toBe(-1);
+      // Each distance is that of the part's own row: [id, 1] against [1, 0].
+      const got = exactDistances(m, Float32Array.from([1, 0]), [...ids, 13]);
+      expect(got.map((d) => d.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      for (const d of got) expect(d.distance).toBeCloseTo(1 - d.id / Math.hypot(d.id, 1), 6);
+    }
+  });
+
   it('are the float32 cosine distances of the two-sum computation (each row norm now kept per matrix), nearest first, ties by id', () => {
     const dims = 24;
     const rows = 300;

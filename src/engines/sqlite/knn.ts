@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { EngineFilters, ScoredId } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
-import { loadVectorMatrix, nearestAmong, nearestRows, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
+import { loadVectorMatrix, nearestAmong, nearestRows, rowOfId, vectorScanAvailable, type VectorMatrix } from './vector-scan.ts';
 import { openVectorIndex, vectorIndexFile, type VectorIndex } from './vector-index.ts';
 import { nextWindow } from './window.ts';
 
@@ -32,14 +32,36 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     version: string;
     m: VectorMatrix | null;
     graph: VectorIndex | null;
-    statuses?: Map<number, string>;
+    /** Each row's status (`names[code[row]]`; code 0, '': no part row), 2 bytes a row. */
+    statuses?: { code: Uint16Array; names: string[] };
     /** The version's distinct statuses (a status filter allowing all of them passes every part). */
     present?: Set<string>;
   } | null = null;
-  /** Only after vectorMatrix(t) has loaded this version (the status-only path needs the vectors in memory). */
-  function statusOf(t: VersionTables): Map<number, string> {
-    const rows = () => db.prepare(`SELECT id, status FROM ${t.parts}`).raw().all() as [number | bigint, string][];
-    return (matrix!.statuses ??= new Map(rows().map(([id, status]) => [Number(id), status])));
+  /**
+   * The status of a part by id ('' for a part with no vector), read for every part of the version on
+   * first use, kept as a code per row of the vectors in memory (with each status string kept once).
+   * Only after vectorMatrix(t) has loaded this version with its vectors (the status-only path needs them).
+   */
+  function statusOf(t: VersionTables): (id: number) => string {
+    const m = matrix!.m!;
+    if (!matrix!.statuses) {
+      const code = new Uint16Array(m.ids.length);
+      const names = [''];
+      const at = new Map<string, number>();
+      for (const [id, status] of db.prepare(`SELECT id, status FROM ${t.parts}`).raw().iterate() as IterableIterator<[number | bigint, string]>) {
+        const row = rowOfId(m, Number(id));
+        if (row < 0) continue;
+        let c = at.get(status);
+        if (c === undefined) at.set(status, (c = names.push(status) - 1));
+        code[row] = c;
+      }
+      matrix!.statuses = { code, names };
+    }
+    const { code, names } = matrix!.statuses;
+    return (id) => {
+      const row = rowOfId(m, id);
+      return row < 0 ? '' : names[code[row]!]!;
+    };
   }
   /** Whether every part of the version has one of these statuses (the filter then drops nothing). */
   function passesEvery(t: VersionTables, allowed: ReadonlySet<string>): boolean {
@@ -103,7 +125,7 @@ export function createKnn(db: Database.Database, stmt: (sql: string) => Database
     const passing = (rows: { id: number }[]): Set<number> => {
       if (allowed) {
         const of = statusOf(t);
-        return new Set(rows.map((r) => Number(r.id)).filter((id) => allowed.has(of.get(id) ?? '')));
+        return new Set(rows.map((r) => Number(r.id)).filter((id) => allowed.has(of(id))));
       }
       return new Set((pick.all(JSON.stringify(rows.map((r) => Number(r.id))), ...f.params) as number[]).map(Number));
     };

@@ -46,8 +46,12 @@ export interface VectorMatrix {
   ids: Float64Array;
   data: Float32Array;
   dims: number;
-  /** Row of each part id, built on first use by nearestAmong. */
-  rowOf?: Map<number, number>;
+  /**
+   * The ids in ascending order with their rows, built on first use by rowOfId: null when `ids` is
+   * ascending already (then nothing more is kept), else 12 bytes a row (7 MB for 578k parts, where a
+   * Map from id to row took several times that).
+   */
+  byId?: { ids: Float64Array; rows: Uint32Array } | null;
   /** Each row's squared norm, computed by exactDistances on the row's first distance (NaN until then). */
   squaredNorms?: Float64Array;
 }
@@ -87,13 +91,31 @@ export function nearestRows(m: VectorMatrix, q: Float32Array, n: number): { id: 
   return out;
 }
 
-/** Row of each part id in `m` (built once per matrix). */
-export function rowIndex(m: VectorMatrix): Map<number, number> {
-  if (!m.rowOf) {
-    m.rowOf = new Map();
-    for (let i = 0; i < m.ids.length; i++) m.rowOf.set(m.ids[i]!, i);
+/** The matrix's ids in ascending order with their rows; null when `ids` is ascending already (see VectorMatrix.byId). */
+function idOrder(ids: Float64Array): { ids: Float64Array; rows: Uint32Array } | null {
+  let ascending = true;
+  for (let i = 1; i < ids.length && ascending; i++) ascending = ids[i]! > ids[i - 1]!;
+  if (ascending) return null;
+  const rows = new Uint32Array(ids.length);
+  for (let i = 0; i < rows.length; i++) rows[i] = i;
+  rows.sort((a, b) => ids[a]! - ids[b]!);
+  return { ids: Float64Array.from(rows, (r) => ids[r]!), rows };
+}
+
+/** The row of part `id` in `m`, or -1 when it has no vector there: a binary search over the ids in ascending order. */
+export function rowOfId(m: VectorMatrix, id: number): number {
+  if (m.byId === undefined) m.byId = idOrder(m.ids);
+  const sorted = m.byId ? m.byId.ids : m.ids;
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v < id) lo = mid + 1;
+    else if (v > id) hi = mid - 1;
+    else return m.byId ? m.byId.rows[mid]! : mid;
   }
-  return m.rowOf;
+  return -1;
 }
 
 /**
@@ -103,7 +125,6 @@ export function rowIndex(m: VectorMatrix): Map<number, number> {
  * candidates of the vector index).
  */
 export function exactDistances(m: VectorMatrix, q: Float32Array, ids: readonly number[]): { id: number; distance: number }[] {
-  const rowOf = rowIndex(m);
   const norms = (m.squaredNorms ??= new Float64Array(m.ids.length).fill(NaN));
   const d = m.dims;
   const data = m.data;
@@ -111,8 +132,8 @@ export function exactDistances(m: VectorMatrix, q: Float32Array, ids: readonly n
   for (let j = 0; j < d; j++) qq += q[j]! * q[j]!;
   const out: { id: number; distance: number }[] = [];
   for (const id of ids) {
-    const row = rowOf.get(id);
-    if (row === undefined) continue;
+    const row = rowOfId(m, id);
+    if (row < 0) continue;
     const o = row * d;
     let dot = 0;
     for (let j = 0; j < d; j++) dot += q[j]! * data[o + j]!;
