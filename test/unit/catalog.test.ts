@@ -220,4 +220,36 @@ describe('ids and small structures', () => {
     expect(editDistance('AO3400A', 'AO3401B')).toBe(2);
     expect(editDistance('AO3400A', 'XYZ')).toBe(3);
   });
+  it('agrees with the full optimal-string-alignment table on random pairs, short and long, ASCII or not', () => {
+    // The textbook table, uncapped: the reference for the banded, buffer-reusing implementation.
+    const osa = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      return d[a.length]![b.length]!;
+    };
+    let h = 99;
+    const rnd = () => ((h = (Math.imul(h, 1103515245) + 12345) >>> 0), h / 2 ** 32);
+    const alphabet = 'abcab12-Ωé😀';
+    const word = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+    const edit = (s: string) => {
+      const i = Math.floor(rnd() * (s.length + 1));
+      const op = Math.floor(rnd() * 3);
+      return op === 0
+        ? s.slice(0, i) + word(1) + s.slice(i)
+        : op === 1
+          ? s.slice(0, i) + s.slice(i + 1)
+          : s.slice(0, i) + s.charAt(i + 1) + s.charAt(i) + s.slice(i + 2);
+    };
+    for (let k = 0; k < 3000; k++) {
+      const a = word(Math.floor(rnd() * (k % 100 === 0 ? 150 : 12)));
+      let b = rnd() < 0.3 ? word(Math.floor(rnd() * 12)) : a;
+      for (let e = Math.floor(rnd() * 4); e > 0; e--) b = edit(b);
+      const max = Math.floor(rnd() * 4);
+      expect(editDistance(a, b, max), `${a} / ${b} / ${max}`).toBe(Math.min(osa(a, b), max + 1));
+    }
+  });
 });

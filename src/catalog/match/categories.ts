@@ -112,6 +112,10 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
     if (p) (childrenOf.get(p) ?? childrenOf.set(p, []).get(p)!).push(i);
   });
 
+  /** Credit arrays by vocabulary id, one per distinct query term, reused from query to query (all zero between queries). */
+  const scratchArrays: Float64Array[] = [];
+  const scratch = (i: number) => (scratchArrays[i] ??= new Float64Array(vocab.size));
+
   function match(query: string, limit: number): CategoryMatch[] {
     if (typeof query !== 'string' || !(limit > 0)) return [];
     const qKey = nameKey(query);
@@ -145,59 +149,79 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
       }
     }
 
+    // Each query term's credits by vocabulary id, in dense arrays (scratch, cleared below) so that the
+    // loops over the candidates read arrays, not Maps; the arithmetic and its order are as they were.
+    const creditsOf = new Map<string, Float64Array>();
+    for (const [t, m] of hits) {
+      const arr = scratch(creditsOf.size);
+      for (const [id, c] of m) arr[id] = c;
+      creditsOf.set(t, arr);
+    }
+    // Per slot, its alternatives with their terms' credit arrays and weights (the same for every candidate).
+    const plan = slots.map((s) =>
+      s.alts.map((a) => {
+        let ad = 0;
+        for (const t of a.terms) ad += weight.get(t)!;
+        return { credit: a.credit, terms: a.terms.map((t) => creditsOf.get(t)!), weights: a.terms.map((t) => weight.get(t)!), ad };
+      }),
+    );
+    const allTerms = plan.flatMap((alts) => alts.flatMap((a) => a.terms.map((arr) => ({ credit: a.credit, arr }))));
+    const credit = (arr: Float64Array, ids: readonly number[]) => {
+      let best = 0;
+      for (const id of ids) best = Math.max(best, arr[id]!);
+      return best;
+    };
     const scored: Scored[] = [];
-    for (const i of cand) {
-      const e = entries[i]!;
-      const credit = (t: string, ids: number[]) => {
-        const m = hits.get(t)!;
-        let best = 0;
-        for (const id of ids) best = Math.max(best, m.get(id) ?? 0);
-        return best;
-      };
-      // How much of the query this category explains.
-      let num = 0;
-      let den = 0;
-      for (const s of slots) {
-        let best = 0;
-        let slotWeight = 0;
-        for (const a of s.alts) {
-          let an = 0;
-          let ad = 0;
-          for (const t of a.terms) {
-            const w = weight.get(t)!;
-            an += w * Math.max(credit(t, e.terms), PARENT_CREDIT * credit(t, e.parentTerms));
-            ad += w;
-          }
-          const v = ad > 0 ? (a.credit * an) / ad : 0;
-          if (v > best) best = v;
-          if (a.credit === 1) slotWeight = ad / a.terms.length;
-        }
-        num += slotWeight * best;
-        den += slotWeight;
+    try {
+      scoreCandidates();
+    } finally {
+      for (const [t, m] of hits) {
+        const arr = creditsOf.get(t)!;
+        for (const id of m.keys()) arr[id] = 0;
       }
-      const queryCov = den > 0 ? num / den : 0;
-      // How much of the name the query accounts for (any alternative may cover it).
-      let cn = 0;
-      let cd = 0;
-      for (const id of e.terms) {
-        let best = 0;
-        for (const s of slots) {
-          for (const a of s.alts) {
-            for (const t of a.terms) best = Math.max(best, a.credit * (hits.get(t)!.get(id) ?? 0));
-          }
-        }
-        cn += idf[id]! * best;
-        cd += idf[id]!;
-      }
-      const nameCov = cd > 0 ? cn / cd : 0;
-      if (nameCov === 0) continue;
-      const exact = e.key === qKey;
-      const quality = exact ? 1 : queryCov * (0.55 + 0.45 * nameCov);
-      const rank = exact ? 1.01 : quality * (0.94 + 0.06 * e.popularity);
-      const confidence = exact ? 100 : Math.min(99, Math.round(100 * rank));
-      if (confidence >= CATEGORY_FLOOR) scored.push({ entry: e, quality, rank, confidence });
     }
     return rankGroups(scored, limit);
+
+    function scoreCandidates() {
+      for (const i of cand) {
+        const e = entries[i]!;
+        // How much of the name the query accounts for (any alternative may cover it); a category none of
+        // whose own terms the query holds (a child added for context) is no match.
+        let cn = 0;
+        let cd = 0;
+        for (const id of e.terms) {
+          let best = 0;
+          for (const { credit: c, arr } of allTerms) best = Math.max(best, c * arr[id]!);
+          cn += idf[id]! * best;
+          cd += idf[id]!;
+        }
+        const nameCov = cd > 0 ? cn / cd : 0;
+        if (nameCov === 0) continue;
+        // How much of the query this category explains.
+        let num = 0;
+        let den = 0;
+        for (const alts of plan) {
+          let best = 0;
+          let slotWeight = 0;
+          for (const a of alts) {
+            let an = 0;
+            for (let j = 0; j < a.terms.length; j++)
+              an += a.weights[j]! * Math.max(credit(a.terms[j]!, e.terms), PARENT_CREDIT * credit(a.terms[j]!, e.parentTerms));
+            const v = a.ad > 0 ? (a.credit * an) / a.ad : 0;
+            if (v > best) best = v;
+            if (a.credit === 1) slotWeight = a.ad / a.terms.length;
+          }
+          num += slotWeight * best;
+          den += slotWeight;
+        }
+        const queryCov = den > 0 ? num / den : 0;
+        const exact = e.key === qKey;
+        const quality = exact ? 1 : queryCov * (0.55 + 0.45 * nameCov);
+        const rank = exact ? 1.01 : quality * (0.94 + 0.06 * e.popularity);
+        const confidence = exact ? 100 : Math.min(99, Math.round(100 * rank));
+        if (confidence >= CATEGORY_FLOOR) scored.push({ entry: e, quality, rank, confidence });
+      }
+    }
   }
 
   return { match };
