@@ -45,6 +45,11 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     const g = await facetsOf(other!.name, { status: ['active'], specs: [{ name: spec!.name, range: { gte: f.min! } }] });
     const rareOther = g.values[g.values.length - 1]!.value;
     const list = [...meta.lists].sort((a, b) => b.member_count - a.member_count)[0]!;
+    const threeCategories = [...meta.categories]
+      .filter((c) => c.part_count > 0)
+      .sort((a, b) => b.part_count - a.part_count)
+      .slice(0, 3)
+      .map((c) => c.slug);
     const active: EngineFilters = { status: ['active'] };
     cases.push(
       ['the whole extent of the most-held spec (a broad set)', { ...active, specs: [{ name: spec!.name, range: { gte: f.min!, lte: f.max! } }] }],
@@ -54,6 +59,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['the largest list', { ...active, lists: [list.list_id] }],
       ['the list and the broad range', { lists: [list.list_id], specs: [{ name: spec!.name, range: { gte: f.min! } }] }],
       ['status only (no sets)', active],
+      // Agentic search's read of the parts of the categories a query names: the best stocked, walked in
+      // the (status, stock) index, which holds the category (no part row read for the check).
+      ['active parts of three categories', { ...active, categories: threeCategories }],
       // Status-only filters are checked on the rows' remembered facts in the ranked windows (text-rank.ts).
       ['rarer statuses only', { status: ['nrnd', 'obsolete'] }],
       ['every status', { status: [...PART_STATUSES] }],
@@ -101,6 +109,21 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       const stats = db.prepare('SELECT idx FROM sqlite_stat1 WHERE tbl = ?').pluck().all(`parts_${live}`) as string[];
       expect(stats).toContain(`parts_${live}_status_stock`);
       expect(db.prepare('SELECT count(*) FROM sqlite_stat1 WHERE tbl = ?').pluck().get(`specs_${live}`)).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('walks the best-stocked parts of some categories in the (status, stock) index alone: it holds the category', () => {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT p.id, p.category FROM parts_${live} p WHERE p.status IN ('active') AND (p.category = ? OR (p.category >= ? AND p.category < ?)) ORDER BY p.stock DESC, p.id LIMIT 100`,
+        )
+        .all('a', 'a/', 'a0') as { detail: string }[];
+      expect(plan.map((r) => r.detail).join('\n')).toContain(`COVERING INDEX parts_${live}_status_stock`);
     } finally {
       db.close();
     }
