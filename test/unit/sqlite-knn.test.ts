@@ -262,7 +262,7 @@ describe('exact distances of candidates (vector-scan.ts)', () => {
       const data = Float32Array.from(ids.flatMap((id) => [id, 1]));
       const m: VectorMatrix = { ids: Float64Array.from(ids), data, dims };
       for (const [row, id] of ids.entries()) expect(rowOfId(m, id)).toBe(row);
-      for (const absent of [0, 6, 41, 1_000_000_000_000, -3]) expect(rowOfId(m, absent)).toBe(-1);
+      for (const absent of [0, 6, 41, 1_000_000_000_000, -3, NaN]) expect(rowOfId(m, absent)).toBe(-1);
       // Each distance is that of the part's own row: [id, 1] against [1, 0].
       const got = exactDistances(m, Float32Array.from([1, 0]), [...ids, 13]);
       expect(got.map((d) => d.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));

@@ -13,6 +13,8 @@ import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { PART_STATUSES } from '../../src/catalog/status.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
+import { filterSql } from '../../src/engines/sqlite/filters.ts';
+import { versionTables } from '../../src/engines/sqlite/schema.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -118,12 +120,16 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     const db = new Database(dbFile, { readonly: true });
     try {
       const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+      const t = versionTables(live);
+      const categories = cases.find(([name]) => name === 'active parts of three categories')![1];
+      // The stock-order walk of filter-plans.ts (filterOnlyPage), with the engine's own filter SQL.
+      const f = filterSql(categories, t);
       const plan = db
         .prepare(
-          `EXPLAIN QUERY PLAN SELECT p.id, p.category FROM parts_${live} p WHERE p.status IN ('active') AND (p.category = ? OR (p.category >= ? AND p.category < ?)) ORDER BY p.stock DESC, p.id LIMIT 100`,
+          `EXPLAIN QUERY PLAN SELECT p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`,
         )
-        .all('a', 'a/', 'a0') as { detail: string }[];
-      expect(plan.map((r) => r.detail).join('\n')).toContain(`COVERING INDEX parts_${live}_status_stock`);
+        .all(...f.params, 100, 0) as { detail: string }[];
+      expect(plan.map((r) => r.detail).join('\n')).toContain(`COVERING INDEX ${t.parts}_status_stock`);
     } finally {
       db.close();
     }

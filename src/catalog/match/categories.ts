@@ -63,6 +63,16 @@ interface Entry {
   popularity: number;
 }
 
+/** A query's slots, each its alternatives: credit, its terms' credit arrays (by vocabulary id) and weights, the weights' sum. */
+type Plan = { credit: number; terms: Float64Array[]; weights: number[]; ad: number }[][];
+
+/** The best credit a term gets from any of these vocabulary ids (0 when none gives it any). */
+function bestCredit(arr: Float64Array, ids: readonly number[]): number {
+  let best = 0;
+  for (const id of ids) best = Math.max(best, arr[id]!);
+  return best;
+}
+
 interface Scored {
   entry: Entry;
   quality: number;
@@ -149,40 +159,34 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
       }
     }
 
-    // Each query term's credits by vocabulary id, in dense arrays (scratch, cleared below) so that the
-    // loops over the candidates read arrays, not Maps; the arithmetic and its order are as they were.
+    // Each query term's credits by vocabulary id, in dense arrays (scratch: every entry set here is
+    // zeroed again in the finally, whatever happens) so that the loops over the candidates read arrays,
+    // not Maps; the arithmetic and its order are as they were. `match` runs to its end without calling
+    // out, so no other call can see the arrays filled.
     const creditsOf = new Map<string, Float64Array>();
-    for (const [t, m] of hits) {
-      const arr = scratch(creditsOf.size);
-      for (const [id, c] of m) arr[id] = c;
-      creditsOf.set(t, arr);
-    }
-    // Per slot, its alternatives with their terms' credit arrays and weights (the same for every candidate).
-    const plan = slots.map((s) =>
-      s.alts.map((a) => {
-        let ad = 0;
-        for (const t of a.terms) ad += weight.get(t)!;
-        return { credit: a.credit, terms: a.terms.map((t) => creditsOf.get(t)!), weights: a.terms.map((t) => weight.get(t)!), ad };
-      }),
-    );
-    const allTerms = plan.flatMap((alts) => alts.flatMap((a) => a.terms.map((arr) => ({ credit: a.credit, arr }))));
-    const credit = (arr: Float64Array, ids: readonly number[]) => {
-      let best = 0;
-      for (const id of ids) best = Math.max(best, arr[id]!);
-      return best;
-    };
     const scored: Scored[] = [];
     try {
-      scoreCandidates();
-    } finally {
       for (const [t, m] of hits) {
-        const arr = creditsOf.get(t)!;
-        for (const id of m.keys()) arr[id] = 0;
+        const arr = scratch(creditsOf.size);
+        creditsOf.set(t, arr);
+        for (const [id, c] of m) arr[id] = c;
       }
+      // Per slot, its alternatives with their terms' credit arrays and weights (the same for every candidate).
+      const plan: Plan = slots.map((s) =>
+        s.alts.map((a) => {
+          let ad = 0;
+          for (const t of a.terms) ad += weight.get(t)!;
+          return { credit: a.credit, terms: a.terms.map((t) => creditsOf.get(t)!), weights: a.terms.map((t) => weight.get(t)!), ad };
+        }),
+      );
+      scoreCandidates(plan);
+    } finally {
+      for (const [t, arr] of creditsOf) for (const id of hits.get(t)!.keys()) arr[id] = 0;
     }
     return rankGroups(scored, limit);
 
-    function scoreCandidates() {
+    function scoreCandidates(plan: Plan) {
+      const allTerms = plan.flatMap((alts) => alts.flatMap((a) => a.terms.map((arr) => ({ credit: a.credit, arr }))));
       for (const i of cand) {
         const e = entries[i]!;
         // How much of the name the query accounts for (any alternative may cover it); a category none of
@@ -206,7 +210,7 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
           for (const a of alts) {
             let an = 0;
             for (let j = 0; j < a.terms.length; j++)
-              an += a.weights[j]! * Math.max(credit(a.terms[j]!, e.terms), PARENT_CREDIT * credit(a.terms[j]!, e.parentTerms));
+              an += a.weights[j]! * Math.max(bestCredit(a.terms[j]!, e.terms), PARENT_CREDIT * bestCredit(a.terms[j]!, e.parentTerms));
             const v = a.ad > 0 ? (a.credit * an) / a.ad : 0;
             if (v > best) best = v;
             if (a.credit === 1) slotWeight = a.ad / a.terms.length;

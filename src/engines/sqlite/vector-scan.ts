@@ -113,7 +113,8 @@ export function rowOfId(m: VectorMatrix, id: number): number {
     const v = sorted[mid]!;
     if (v < id) lo = mid + 1;
     else if (v > id) hi = mid - 1;
-    else return m.byId ? m.byId.rows[mid]! : mid;
+    else if (v === id) return m.byId ? m.byId.rows[mid]! : mid;
+    else return -1; // NaN: no part
   }
   return -1;
 }
