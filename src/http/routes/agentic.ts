@@ -1,7 +1,7 @@
 /** GET /v1/parts/agentic-search: natural-language part search (SPEC.md AgenticSearchResponse). Free, `parts:read`. */
 import { PART_STATUSES, type PartStatus } from '../../catalog/status.ts';
 import { agenticSearch } from '../../search/agentic.ts';
-import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
 
@@ -63,7 +63,8 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
           specNames: view?.specNameIndex(),
         });
         ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
-        return { hits: r.parts.length, results: r.parts.map(presentPart), available_specs: r.availableSpecs };
+        ctx.type = 'application/json';
+        return answerJson({ hits: r.parts.length, results: new PartsJson(r.parts), available_specs: r.availableSpecs });
       },
     },
   ];

@@ -8,7 +8,7 @@ import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
 import { partFiltersSchema, toEngineFilters, type PartFiltersInput } from '../../search/filters.ts';
-import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 
 /** The request's PartFilters as engine filters (lists: those visible to the account); errors name `loc`. */
 export async function filtersFor(
@@ -104,7 +104,8 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       },
       handler: async (ctx, { body }) => {
         const { total, parts } = await parametricSearch(s, (ctx.state.auth as AuthState).account, body);
-        return { total, hits: parts.length, offset: body.offset, results: parts.map(presentPart), request_id: ctx.state.requestId };
+        ctx.type = 'application/json';
+        return answerJson({ total, hits: parts.length, offset: body.offset, results: new PartsJson(parts), request_id: ctx.state.requestId });
       },
     },
     {

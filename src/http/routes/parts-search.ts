@@ -5,7 +5,7 @@
 import { mpnIdentity } from '../../catalog/mpn.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { searchMpn, type MpnTier } from '../../search/mpn.ts';
-import { partSearchResultSchema, presentPart } from '../../search/present.ts';
+import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
 
@@ -64,9 +64,10 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
       access: 'parts:read',
       query: { type: 'object', required: ['mpn'], properties: { mpn: mpnSchema } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
-      handler: async (_ctx, { query }) => {
+      handler: async (ctx, { query }) => {
         const parts = await mpnSearch(s, query.mpn as string);
-        return { hits: parts.length, results: parts.map(presentPart) };
+        ctx.type = 'application/json';
+        return answerJson({ hits: parts.length, results: new PartsJson(parts) });
       },
     },
   ];
