@@ -1,6 +1,6 @@
 /** MPN search, parametric search and facets over the real HTTP server and the small fixture catalogue. */
 import { describe, expect, it } from 'vitest';
-import { presentPart } from '../../src/search/present.ts';
+import { answerJson, PartsJson, presentPart } from '../../src/search/present.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 describe.each(API_ENGINES)('part search on %s', (engineKind) => {
@@ -31,6 +31,17 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       const id = (await mpnSearch('LM358D')).body.results[0].id;
       const [p] = await t.api.services.engine.getParts([id]);
       expect([presentPart({ ...p!, status: 'unknown' }).part_status, presentPart({ ...p!, status: 'nrnd' }).part_status]).toEqual([null, 'nrnd']);
+    });
+
+    it('writes answers as JSON.stringify would, each part once while its record is cached, a changed copy afresh', async () => {
+      const ids = (await mpnSearch('LM358')).body.results.map((r: any) => r.id);
+      const parts = await t.api.services.engine.getParts(ids);
+      const fields = { hits: parts.length, skipped: undefined, results: parts.map(presentPart), note: 'x"y' };
+      const text = answerJson({ ...fields, results: new PartsJson(parts) });
+      expect(text).toBe(JSON.stringify(fields));
+      expect(answerJson({ ...fields, results: new PartsJson(parts) })).toBe(text); // again: kept texts where the records are cached
+      const changed = { ...parts[0]!, description: 'changed' };
+      expect(JSON.parse(new PartsJson([changed]).text)[0].description).toBe('changed');
     });
 
     it('returns fully enriched results: every PartSearchResult field present', async () => {
