@@ -61,6 +61,14 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   handler(ctx: Context, input: RouteInput<Q, P, B>): Promise<unknown> | unknown;
 }
 
+/**
+ * A handler's answer already written as JSON text (search/present.ts answerJson): sent as it is, with
+ * the JSON content type (a string body alone would go out as text/plain).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** Media types the body parser reads as JSON (koa-body's defaults: `+json` types and CSP reports too). */
 const JSON_TYPES = ['json', '+json', 'application/csp-report'];
 
@@ -98,7 +106,10 @@ export function mountRoutes(
           )
         : rawBody;
       const result = await route.handler(ctx, { query, params, body });
-      if (result !== undefined) ctx.body = result;
+      if (result instanceof JsonText) {
+        ctx.type = 'application/json';
+        ctx.body = result.text;
+      } else if (result !== undefined) ctx.body = result;
     };
     const method = route.method === 'GET' ? 'get' : 'post';
     router[method](route.operationId, route.path, guard(route), handle);

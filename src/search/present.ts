@@ -71,7 +71,7 @@ export class PartsJson {
 /**
  * The JSON text of an answer: what JSON.stringify gives for `fields` with each PartsJson value replaced by
  * the parts' PartSearchResult array (keys in their order; undefined values left out, as JSON.stringify
- * leaves them). The route sets the JSON content type itself (a string body is text to Koa).
+ * leaves them). Routes answer it as http/route.ts JsonText.
  */
 export function answerJson(fields: Record<string, unknown>): string {
   const out: string[] = [];

@@ -42,6 +42,16 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(answerJson({ ...fields, results: new PartsJson(parts) })).toBe(text); // again: kept texts where the records are cached
       const changed = { ...parts[0]!, description: 'changed' };
       expect(JSON.parse(new PartsJson([changed]).text)[0].description).toBe('changed');
+      // Answers written as JSON text go out as JSON, like the answers Koa serialises (http/route.ts JsonText).
+      for (const res of [
+        await t.api.get('/v1/parts/search?mpn=LM358', t.secret),
+        await t.api.get('/v1/parts/agentic-search?search_query=op%20amp', t.secret),
+        await t.api.post('/v1/parts/search', { query: 'op amp', limit: 2 }, t.secret),
+      ]) {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(await res.text()));
+      }
     });
 
     it('returns fully enriched results: every PartSearchResult field present', async () => {

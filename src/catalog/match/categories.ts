@@ -134,14 +134,14 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
     if (slots.length === 0) return [];
 
     // Every query term (typed or alternative) -> the vocabulary terms it may mean.
-    const hits = new Map<string, Map<number, number>>();
+    const hits = new Map<string, TermHit[]>();
     const weight = new Map<string, number>();
     for (const s of slots) {
       for (const a of s.alts) {
         for (const t of a.terms) {
           if (hits.has(t)) continue;
-          const found: TermHit[] = vocab.lookup(t);
-          hits.set(t, new Map(found.map((h) => [h.id, h.credit])));
+          const found: TermHit[] = vocab.lookup(t); // one hit per vocabulary term, with its best credit
+          hits.set(t, found);
           const best = found.reduce<TermHit | null>((b, h) => (!b || h.credit > b.credit ? h : b), null);
           weight.set(t, best ? idf[best.id]! : t.length === 1 || /\d/.test(t) ? minIdf : UNKNOWN_SHARE * maxIdf);
         }
@@ -150,8 +150,8 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
 
     // Candidates: categories holding a hit term, and children of categories holding one (context).
     const cand = new Set<number>();
-    for (const m of hits.values()) {
-      for (const id of m.keys()) {
+    for (const found of hits.values()) {
+      for (const { id } of found) {
         for (const i of postings[id]!) {
           cand.add(i);
           for (const c of childrenOf.get(entries[i]!.slug) ?? []) cand.add(c);
@@ -166,10 +166,10 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
     const creditsOf = new Map<string, Float64Array>();
     const scored: Scored[] = [];
     try {
-      for (const [t, m] of hits) {
+      for (const [t, found] of hits) {
         const arr = scratch(creditsOf.size);
         creditsOf.set(t, arr);
-        for (const [id, c] of m) arr[id] = c;
+        for (const { id, credit } of found) arr[id] = credit;
       }
       // Per slot, its alternatives with their terms' credit arrays and weights (the same for every candidate).
       const plan: Plan = slots.map((s) =>
@@ -179,13 +179,6 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
           return { credit: a.credit, terms: a.terms.map((t) => creditsOf.get(t)!), weights: a.terms.map((t) => weight.get(t)!), ad };
         }),
       );
-      scoreCandidates(plan);
-    } finally {
-      for (const [t, arr] of creditsOf) for (const id of hits.get(t)!.keys()) arr[id] = 0;
-    }
-    return rankGroups(scored, limit);
-
-    function scoreCandidates(plan: Plan) {
       const allTerms = plan.flatMap((alts) => alts.flatMap((a) => a.terms.map((arr) => ({ credit: a.credit, arr }))));
       for (const i of cand) {
         const e = entries[i]!;
@@ -225,7 +218,10 @@ export function createCategoryMatcher(categories: readonly CategoryData[], phras
         const confidence = exact ? 100 : Math.min(99, Math.round(100 * rank));
         if (confidence >= CATEGORY_FLOOR) scored.push({ entry: e, quality, rank, confidence });
       }
+    } finally {
+      for (const [t, arr] of creditsOf) for (const { id } of hits.get(t)!) arr[id] = 0;
     }
+    return rankGroups(scored, limit);
   }
 
   return { match };

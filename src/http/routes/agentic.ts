@@ -2,7 +2,7 @@
 import { PART_STATUSES, type PartStatus } from '../../catalog/status.ts';
 import { agenticSearch } from '../../search/agentic.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
-import type { RouteSpec } from '../route.ts';
+import { JsonText, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
 
 export function agenticRoutes(s: AppServices): RouteSpec[] {
@@ -63,8 +63,7 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
           specNames: view?.specNameIndex(),
         });
         ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
-        ctx.type = 'application/json';
-        return answerJson({ hits: r.parts.length, results: new PartsJson(r.parts), available_specs: r.availableSpecs });
+        return new JsonText(answerJson({ hits: r.parts.length, results: new PartsJson(r.parts), available_specs: r.availableSpecs }));
       },
     },
   ];

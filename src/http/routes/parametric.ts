@@ -4,7 +4,7 @@
  */
 import { visibleLists } from './lists.ts';
 import type { AuthState } from '../middleware/guard.ts';
-import type { RouteSpec } from '../route.ts';
+import { JsonText, type RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
 import { partFiltersSchema, toEngineFilters, type PartFiltersInput } from '../../search/filters.ts';
@@ -104,8 +104,7 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
       },
       handler: async (ctx, { body }) => {
         const { total, parts } = await parametricSearch(s, (ctx.state.auth as AuthState).account, body);
-        ctx.type = 'application/json';
-        return answerJson({ total, hits: parts.length, offset: body.offset, results: new PartsJson(parts), request_id: ctx.state.requestId });
+        return new JsonText(answerJson({ total, hits: parts.length, offset: body.offset, results: new PartsJson(parts), request_id: ctx.state.requestId }));
       },
     },
     {

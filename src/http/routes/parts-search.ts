@@ -6,7 +6,7 @@ import { mpnIdentity } from '../../catalog/mpn.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import { searchMpn, type MpnTier } from '../../search/mpn.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
-import type { RouteSpec } from '../route.ts';
+import { JsonText, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
 
 const TIER_ORDER: Record<MpnTier, number> = { exact: 0, variant: 1, prefix: 2, infix: 3, fuzzy: 4 };
@@ -64,10 +64,9 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
       access: 'parts:read',
       query: { type: 'object', required: ['mpn'], properties: { mpn: mpnSchema } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
-      handler: async (ctx, { query }) => {
+      handler: async (_ctx, { query }) => {
         const parts = await mpnSearch(s, query.mpn as string);
-        ctx.type = 'application/json';
-        return answerJson({ hits: parts.length, results: new PartsJson(parts) });
+        return new JsonText(answerJson({ hits: parts.length, results: new PartsJson(parts) }));
       },
     },
   ];
