@@ -11,9 +11,10 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestCatalog, sampleFiles } from '../support/small-engine.ts';
 import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
-import { PART_STATUSES } from '../../src/catalog/status.ts';
+import { PART_STATUSES, type PartStatus } from '../../src/catalog/status.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { filterSql } from '../../src/engines/sqlite/filters.ts';
+import { bestStockedInCategories } from '../../src/engines/sqlite/filter-plans.ts';
 import { versionTables } from '../../src/engines/sqlite/schema.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -135,6 +136,62 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     }
   });
 
+  it('reads the best-stocked parts of category subtrees one category at a time, in the order of the stock-order walk', async () => {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+      const t = versionTables(live);
+      const stmt = (sql: string) => db.prepare(sql);
+      const meta = (await auto.meta())!;
+      const held = meta.categories.filter((c) => c.part_count > 0).map((c) => c.slug);
+      const roots = [...new Set(held.map((s) => s.split('/')[0]!))];
+      const leaf = held.find((s) => s.includes('/'))!;
+      const rootWithMost = roots.sort((a, b) => held.filter((s) => s.startsWith(`${b}/`)).length - held.filter((s) => s.startsWith(`${a}/`)).length)[0]!;
+      expect(held.filter((s) => s.startsWith(`${rootWithMost}/`)).length).toBeGreaterThan(1); // a subtree of several categories
+      const cases: [PartStatus[], string[], number][] = [
+        [['active'], [leaf], 100],
+        [['active'], [rootWithMost], 100],
+        [['active', 'nrnd', 'obsolete'], [rootWithMost, leaf], 25],
+        [['active'], roots.slice(0, 3), 500],
+        [['active'], [leaf, rootWithMost, 'no-such-category'], 7],
+        // Every part of two categories, to the unstocked ones (stock 0: ordered by id across the categories).
+        [['active', 'nrnd'], held.filter((s) => s.includes('/')).slice(-2), 2000],
+      ];
+      for (const [statuses, categories, n] of cases) {
+        const f = filterSql({ status: statuses, categories }, t);
+        expect(f.statusInCategories, categories.join()).toEqual({ statuses, categories });
+        const walk = db
+          .prepare(`SELECT p.id AS id, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ?`)
+          .all(...f.params, n);
+        expect(walk.length, categories.join()).toBeGreaterThan(0);
+        if (n === 2000) {
+          // unstocked parts of both categories among them: ties that only the id orders
+          const unstocked = db
+            .prepare(`SELECT count(DISTINCT p.category) FROM ${t.parts} p WHERE ${f.sql} AND p.stock = 0`)
+            .pluck()
+            .get(...f.params);
+          expect(unstocked).toBe(2);
+          expect(walk.length).toBeLessThan(n);
+        }
+        expect(bestStockedInCategories(stmt, t, statuses, categories, n), `${statuses.join()} ${categories.join()} ${n}`).toEqual(walk);
+      }
+      // More categories than the reads allow: the other plans answer.
+      expect(bestStockedInCategories(stmt, t, ['active'], [rootWithMost], 8000)).toBeNull();
+      // Each category's read is a range of the (category, status, stock) index.
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT id, category, stock FROM ${t.parts} INDEXED BY ${t.parts}_cat_stock WHERE category = ? AND status = ? ORDER BY stock DESC, id LIMIT ?`,
+        )
+        .all(leaf, 'active', 10) as { detail: string }[];
+      expect(plan.map((r) => r.detail).join('\n')).toMatch(new RegExp(`^SEARCH .*COVERING INDEX ${t.parts}_cat_stock \\(category=\\? AND status=\\?\\)$`));
+      // Other conditions than the status and the categories: not read this way.
+      expect(filterSql({ status: ['active'], categories: [leaf], inStock: true }, t).statusInCategories).toBeNull();
+      expect(filterSql({ categories: [leaf] }, t).statusInCategories).toBeNull();
+    } finally {
+      db.close();
+    }
+  });
+
   it('has a broad set to test: the whole extent holds most parts', async () => {
     const broad = await auto.textSearch({ text: null, filters: cases[0]![1], limit: 1, offset: 0 });
     expect(broad.total).toBeGreaterThan(1500);
@@ -149,6 +206,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['the smallest category', { status: ['active'], categories: [cats[0]!.slug] }],
       ['a middle category', { status: ['active'], categories: [cats[Math.floor(cats.length / 2)]!.slug] }],
       ['the largest category', { status: ['active'], categories: [cats[cats.length - 1]!.slug] }],
+      // Read category by category (bestStockedInCategories) by the automatic plan, walked by probe.
+      ['three categories, two statuses', { status: ['active', 'nrnd'], categories: [cats[0]!.slug, cats[1]!.slug, cats[cats.length - 1]!.slug] }],
+      ['a root category (its subtree)', { status: ['active'], categories: [cats[cats.length - 1]!.slug.split('/')[0]!] }],
       ['two small makers', { manufacturers: [mfrs[0]!.slug, mfrs[1]!.slug] }],
     ];
     for (const [name, filters] of [...cases, ...more]) {

@@ -62,6 +62,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let metaStale = false;
   let hasVectors = false;
   let hasStatusIndex = false;
+  let hasCategoryStockIndex = false;
   let hasPrices = true;
   const stmt = statementCache(db);
   const records = new RecordCache(opts.recordCacheSize ?? DEFAULT_RECORD_CACHE);
@@ -97,6 +98,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       hasVectors = t !== null && exists(`vec_${live}`);
       // Versions loaded before the (status, stock) index existed keep the set-driven plans (broadSets).
       hasStatusIndex = t !== null && exists(`${t.parts}_status_stock`);
+      hasCategoryStockIndex = t !== null && exists(`${t.parts}_cat_stock`);
       hasPrices = t !== null && exists(t.prices);
     }
   }
@@ -123,6 +125,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     broadSets: opts.plans?.broadSets,
     filterOnly: opts.plans?.filterOnly,
     hasStatusIndex: () => hasStatusIndex,
+    hasCategoryStockIndex: () => hasCategoryStockIndex,
   });
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Plan choices of the SQLite adapter for filtered reads, made per request from counts through indexes:
  * broad list/spec sets scanned in index order with the sets probed (broadSets), and filter-only pages
- * read from the few parts the narrowing conditions select (filterOnlyPage); `fewSelected` is the count
+ * read category by category (bestStockedInCategories) or from the few parts the narrowing conditions
+ * select (filterOnlyPage); `fewSelected` is the count
  * and the read both these and text-rank.ts's ranking of the few use.
  */
 import type Database from 'better-sqlite3';
@@ -75,12 +76,59 @@ export function fewSelected(stmt: Stmt, t: VersionTables, f: FilterSql, bound: n
       };
 }
 
+/** Most (category, status) pairs, and rows in all, a page is read from category by category (bestStockedInCategories). */
+const CATEGORY_READS_MAX = 64;
+const CATEGORY_ROWS_MAX = 8000;
+
+/**
+ * The `n` best-stocked parts (stock descending, then id) of the given statuses within the given category
+ * subtrees, read category by category through the (category, status, stock, id) index: the categories
+ * the subtrees hold are found by seeking that index from one to the next, each (category, status) pair
+ * gives its own first `n` in order, and those lists are merged. Each read is a short range of the index,
+ * where a walk of every part in stock order tests parts of other categories until `n` pass (the 100
+ * best-stocked of four crystal categories of the 578k catalogue, 9,316 parts, lie in the first 3.6 ms of
+ * that walk; read this way, 1.0 ms), and reading the few selected parts' rows to sort them reads a large
+ * row each (4,289 LEDs: 2.5 ms). Null when the subtrees hold more than CATEGORY_READS_MAX pairs or the
+ * reads could return more than CATEGORY_ROWS_MAX rows: the other plans then.
+ */
+export function bestStockedInCategories(
+  stmt: Stmt,
+  t: VersionTables,
+  statuses: readonly string[],
+  categories: readonly string[],
+  n: number,
+): { id: number; category: string }[] | null {
+  const pairsMax = Math.min(CATEGORY_READS_MAX, Math.floor(CATEGORY_ROWS_MAX / Math.max(1, n)));
+  const leavesMax = Math.floor(pairsMax / statuses.length);
+  if (leavesMax < 1) return null;
+  const next = stmt(`SELECT category FROM ${t.parts} WHERE category > ? AND category < ? ORDER BY category LIMIT 1`).pluck();
+  const leaves = new Set<string>();
+  for (const c of categories) {
+    leaves.add(c);
+    // The subtree's other categories sort between `c/` and `c0` ('0' follows '/').
+    for (let at = next.get(`${c}/`, `${c}0`) as string | undefined; at !== undefined; at = next.get(at, `${c}0`) as string | undefined) {
+      leaves.add(at);
+      if (leaves.size > leavesMax) return null;
+    }
+    if (leaves.size > leavesMax) return null;
+  }
+  const top = stmt(
+    `SELECT id, category, stock FROM ${t.parts} INDEXED BY ${t.parts}_cat_stock WHERE category = ? AND status = ? ORDER BY stock DESC, id LIMIT ?`,
+  ).raw();
+  const rows: [number, string, number][] = [];
+  for (const c of leaves) for (const s of new Set(statuses)) for (const r of top.all(c, s, n) as [number, string, number][]) rows.push(r);
+  rows.sort((a, b) => b[2] - a[2] || a[0] - b[0]);
+  return rows.slice(0, n).map(([id, category]) => ({ id, category }));
+}
+
 export interface FilterPlanOptions {
   /** Forced for tests (default 'auto'). */
   broadSets?: 'auto' | 'always' | 'never';
   filterOnly?: 'auto' | 'stock-order';
   /** Whether the live version has the (status, stock) index (versions loaded before it keep the set-driven plans). */
   hasStatusIndex(): boolean;
+  /** Whether it has the (category, status, stock) index (bestStockedInCategories). */
+  hasCategoryStockIndex(): boolean;
 }
 
 export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
@@ -119,6 +167,14 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
    */
   function filterOnlyPage(t: VersionTables, f: FilterSql, limit: number, offset: number): { rows: TextHit[]; count(): number } {
     const cols = `p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p`;
+    const byCategory =
+      f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex()
+        ? bestStockedInCategories(stmt, t, f.statusInCategories.statuses, f.statusInCategories.categories, offset + limit)
+        : null;
+    if (byCategory) {
+      const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
+      return { rows: byCategory.slice(offset).map((r) => ({ id: r.id, score: 0, category: r.category })), count };
+    }
     const few = opts.filterOnly !== 'stock-order' ? fewSelected(stmt, t, f, Math.ceil(Math.sqrt(Math.max(1, offset + limit) * Math.max(1, partsIn(t))))) : null;
     if (few) {
       const rows = stmt(`SELECT ${cols} WHERE ${few.where} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...few.params, limit, offset) as TextHit[];

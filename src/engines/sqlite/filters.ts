@@ -67,6 +67,12 @@ export interface FilterSql extends SqlCondition {
   narrowing: FilterSql | null;
   /** The statuses asked for when the status is the filters' only condition (knn.ts checks those in memory); null otherwise. */
   statusOnly: readonly string[] | null;
+  /**
+   * The statuses and category subtrees asked for when they are the filters' only conditions (both
+   * present); null otherwise. Such a filter-only page is read category by category (filter-plans.ts
+   * bestStockedInCategories).
+   */
+  statusInCategories: { statuses: readonly string[]; categories: readonly string[] } | null;
 }
 
 /** A column of the spec row `s`, selected through its indexes, or (correlated: `+`) only tested. */
@@ -167,6 +173,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   const { categories, manufacturers, lists, specs } = f;
   const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && f.maxPriceUsd === undefined && !f.priceAt;
   const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
+  const statusInCategories = parts.length === 2 && f.status?.length && categories?.length ? { statuses: f.status, categories } : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),
@@ -178,6 +185,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     },
     narrowing: null,
     statusOnly,
+    statusInCategories,
   };
   if (categories?.length || manufacturers?.length || lists?.length || specs?.length)
     out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs }, t);

@@ -88,14 +88,16 @@ CREATE INDEX ${t.parts}_mfr ON ${t.parts}(mfr_slug);
  * order of filter-only searches (stock first) and, scanned with the filters' sets probed, covers
  * broad filters without a seek per part; it holds the category too, so that a walk for the best-stocked
  * parts of some categories reads no part row (agentic search's read of the named categories' parts:
- * the 100 best-stocked of four crystal categories at 578k, 53-62 -> 8 ms); `specs_part` covers facet counts by name and value (versions
- * built before these were added still work, slower).
+ * the 100 best-stocked of four crystal categories at 578k, 53-62 -> 8 ms); `cat_stock` reads the
+ * best-stocked parts of given categories one category at a time (filter-plans.ts bestStockedInCategories);
+ * `specs_part` covers facet counts by name and value (versions built before these were added still work, slower).
  */
 export function lateIndexDdl(v: string): string {
   const t = versionTables(v);
   return `
 CREATE UNIQUE INDEX ${t.parts}_id ON ${t.parts}(id);
 CREATE INDEX ${t.parts}_status_stock ON ${t.parts}(status, stock DESC, id, category);
+CREATE INDEX ${t.parts}_cat_stock ON ${t.parts}(category, status, stock DESC, id);
 CREATE INDEX ${t.parts}_mpn ON ${t.parts}(mpn_norm);
 CREATE INDEX ${t.parts}_slug ON ${t.parts}(mfr_slug, mpn_slug COLLATE NOCASE);
 CREATE INDEX ${t.aliases}_norm ON ${t.aliases}(alias_norm);
