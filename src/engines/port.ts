@@ -206,6 +206,12 @@ export interface EngineInfo {
 
 export interface SearchEngine {
   readonly kind: 'sqlite' | 'opensearch';
+  /**
+   * Whether reads run elsewhere and overlap (OpenSearch: requests to the node, served by its thread
+   * pool): agentic search then asks at once for the reads it may need, instead of one after another.
+   * Absent: reads take this thread (SQLite), and a read not needed is time lost.
+   */
+  readonly concurrentReads?: boolean;
   /** Connects and creates what must exist; safe to call more than once. */
   init(): Promise<void>;
   info(): Promise<EngineInfo>;

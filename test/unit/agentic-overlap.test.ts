@@ -146,4 +146,58 @@ describe('agentic search while the embedding is computed', () => {
       await engine.close();
     }
   }, 60_000);
+
+  it('on an engine whose reads overlap, asks for the named categories with BM25, not after it, unless their last query did without; the same answers', async () => {
+    const dir = tempDir();
+    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
+    const engine: SearchEngine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+    await engine.init();
+    try {
+      await ingestCatalog(engine, sampleFiles(files));
+      const view = (await createCatalogProvider(engine).get())!;
+      const req = (query: string) => ({
+        query,
+        limit: 10,
+        offset: 0,
+        filters: { status: ['active' as const] },
+        categories: view.categoryMatcher(),
+        specNames: view.specNameIndex(),
+      });
+      const calls: string[] = [];
+      const textSearch = engine.textSearch.bind(engine);
+      engine.textSearch = (r: TextSearchRequest) => {
+        calls.push(r.filters.specs?.length ? 'spec values' : r.filters.categories?.length ? (r.text ? 'bm25 in categories' : 'categories by filter') : 'bm25');
+        return textSearch(r);
+      };
+      const overlapping: SearchEngine = Object.assign(Object.create(engine) as SearchEngine, { concurrentReads: true });
+      /** The reads asked for before the search's first wait, all of them, and the answer. */
+      const run = async (e: SearchEngine, query: string) => {
+        calls.length = 0;
+        const search = agenticSearch(e, null, false, req(query));
+        const first = [...calls];
+        const r = await search;
+        return { first, all: [...calls], answer: [r.total, r.parts.map((p) => p.id), r.availableSpecs] };
+      };
+      const early = ['bm25', 'bm25 in categories', 'categories by filter'];
+      // BM25 over the whole catalogue finds too few MOSFETs: their own BM25 and their best stocked are read.
+      const plain = await run(engine, 'mosfet');
+      expect(plain.first).toEqual(['bm25']);
+      expect(plain.all).toEqual(early);
+      const overlapped = await run(overlapping, 'mosfet');
+      expect(overlapped.first).toEqual(early);
+      expect(overlapped.all).toEqual(early); // each read once
+      expect(overlapped.answer).toEqual(plain.answer);
+      // Resistors: BM25 over the whole catalogue holds enough of them. A first query naming them reads
+      // them early all the same (not known yet) and uses neither read; the next leaves them unread.
+      const first = await run(overlapping, 'resistors');
+      expect(first.first).toEqual(early);
+      const plainServed = await run(engine, 'resistor 0603');
+      expect(plainServed.all).toEqual(['bm25']);
+      const next = await run(overlapping, 'resistor 0603');
+      expect(next.all).toEqual(['bm25']);
+      expect(next.answer).toEqual(plainServed.answer);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
 });

@@ -316,6 +316,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
   const engine: SearchEngine = {
     kind: 'opensearch',
+    concurrentReads: true,
     init,
     async info(): Promise<EngineInfo> {
       open();
