@@ -19,7 +19,7 @@ import type { AppServices } from './http/services.ts';
 export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {
     const { createOpenSearchEngine } = await import('./engines/opensearch/engine.ts');
-    const engine = createOpenSearchEngine({ url: config.opensearchUrl!, prefix: config.opensearchIndexPrefix });
+    const engine = createOpenSearchEngine({ url: config.opensearchUrl!, prefix: config.opensearchIndexPrefix, mergeSegments: config.opensearchMergeSegments });
     await engine.init();
     return engine;
   }

@@ -25,6 +25,8 @@ export interface Config {
   readonly opensearchUrl: string | null;
   /** Prefix of every OpenSearch index and alias this service owns. */
   readonly opensearchIndexPrefix: string;
+  /** Segments a loaded OpenSearch version is merged down to before it goes live (0: left as loaded). */
+  readonly opensearchMergeSegments: number;
   /** Redis URL; when set, accounts, keys, the ledger and the throttle live in Redis. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key this service owns. */
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     engine,
     opensearchUrl,
     opensearchIndexPrefix: prefix,
+    opensearchMergeSegments: int(env, 'OPENSEARCH_MERGE_SEGMENTS', 1, 0, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: redisPrefix(env),
     embeddingModelDir,

@@ -14,7 +14,9 @@ import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
 import type { CatalogMeta } from '../../src/catalog/meta.ts';
 import { PartNormaliser } from '../../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../../src/catalog/part.ts';
+import { createClient } from '../../src/engines/opensearch/client.ts';
 import { createOpenSearchEngine } from '../../src/engines/opensearch/engine.ts';
+import { mergeSegments } from '../../src/engines/opensearch/loader.ts';
 import { partDocument } from '../../src/engines/opensearch/documents.ts';
 import { partsIndexBody, RECORD_FIELD } from '../../src/engines/opensearch/mappings.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
@@ -610,4 +612,60 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine: versions loaded before the 
     const hit = (await engine.textSearch({ text: null, filters: { lists: ['lst_a'] }, limit: 5, offset: 0, records: true })).hits[0]!;
     expect(hit.record!.lists).toEqual(['lst_a', 'lst_z']);
   });
+});
+
+describe.skipIf(!OPENSEARCH_URL)('OpenSearch: a loaded version is merged before it goes live', () => {
+  const prefix = `pstest-${randomBytes(4).toString('hex')}`;
+  afterAll(() => dropIndices(prefix), T);
+
+  const segments = async (index: string) => (await os<{ segment: string }[]>('GET', `/_cat/segments/${index}?format=json&h=segment`)).length;
+
+  it(
+    'merges an index written in several refreshes into one segment, and searches see all of it',
+    async () => {
+      const index = `${prefix}-merge`;
+      await os('PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: -1 } });
+      for (let i = 0; i < 4; i++) {
+        await os('PUT', `/${index}/_doc/${i}`, { n: i });
+        await os('POST', `/${index}/_refresh`);
+      }
+      expect(await segments(index)).toBe(4);
+      const client = createClient(OPENSEARCH_URL!);
+      try {
+        await mergeSegments(client, index, 1);
+      } finally {
+        client.close();
+      }
+      expect(await segments(index)).toBe(1);
+      expect((await os<{ count: number }>('GET', `/${index}/_count`)).count).toBe(4);
+    },
+    T,
+  );
+
+  it(
+    'merges what a load wrote when it finishes (mergeSegments 1, the default), not with 0',
+    async () => {
+      const { parts, meta } = build();
+      for (const merge of [0, 1]) {
+        const p = `${prefix}-m${merge}`;
+        const engine = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix: p, mergeSegments: merge });
+        try {
+          await engine.init();
+          const loader = await engine.beginLoad({ embeddingDims: 4 });
+          expect(await loader.write(parts.slice(0, 5))).toEqual([]);
+          await os('POST', `/${loader.version}/_refresh`); // a second segment for what follows
+          expect(await loader.write(parts.slice(5))).toEqual([]);
+          const { version } = await loader.finish(meta(parts.length), parts.length);
+          const n = await segments(version);
+          if (merge === 0) expect(n).toBeGreaterThan(1);
+          else expect(n).toBe(1);
+          expect((await engine.info()).parts).toBe(parts.length);
+        } finally {
+          await engine.close();
+          await dropIndices(p);
+        }
+      }
+    },
+    T,
+  );
 });

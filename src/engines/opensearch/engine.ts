@@ -62,6 +62,8 @@ export interface OpenSearchEngineOptions {
   client?: OsClientOptions;
   /** MPN search: the fuzzy clause in the one bool query instead of a follow-up request (see mpnSearch). */
   mpnFuzzyInQuery?: boolean;
+  /** Segments a loaded version is merged down to before it goes live (loader.ts; default 1, 0: none). */
+  mergeSegments?: number;
 }
 
 /** Lucene's k-NN limit. */
@@ -351,7 +353,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     escapedSlugs: slugs.escapedSlugs,
     async beginLoad(o) {
       await init();
-      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims);
+      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims, { mergeSegments: opts.mergeSegments ?? 1 });
       // The finished load swaps the live version: what was remembered of the old one goes.
       const finish = loader.finish.bind(loader);
       return Object.assign(loader, {

@@ -5,8 +5,8 @@
  * index actions (the part id is the _id, so a repeated part replaces the earlier one). Transient
  * request failures are retried by the client; items rejected with 429/5xx are re-sent with
  * backoff; other item errors are returned as WriteFailures. `finish` restores the serving
- * settings, refreshes, checks the count, stores the CatalogMeta, swaps the alias in one call and
- * keeps exactly one previous version.
+ * settings, refreshes, checks the count, merges the segments (mergeSegments), stores the CatalogMeta,
+ * swaps the alias in one call and keeps exactly one previous version.
  */
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
@@ -64,7 +64,39 @@ async function createVersion(ctx: LoaderContext, dims: number | null): Promise<{
   }
 }
 
-export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: number | null): Promise<EngineLoader> {
+/** Most time between two looks at a running merge. */
+const MERGE_POLL_MS = 1000;
+
+/**
+ * Merges a loaded version's segments down to `max` and refreshes it, so that searches see the merged
+ * segments. A search visits every segment (and a kNN search every segment's graph): the 578k catalogue
+ * loads into 16, and merged into one, its agentic search p50 went 16.5 -> 13.7 ms and MPN search
+ * 2.6 -> 1.8 ms (lexical, the two versions alternating in one process), for 7 s more at the end of
+ * the load. Run as a task and waited for by polling: a large merge outlives any one request.
+ */
+export async function mergeSegments(client: OsClient, index: string, max: number): Promise<void> {
+  const { task } = await client.send<{ task: string }>({
+    method: 'POST',
+    path: `/${index}/_forcemerge`,
+    query: { max_num_segments: String(max), wait_for_completion: 'false' },
+  });
+  for (;;) {
+    const t = await client.send<{ completed?: boolean; error?: unknown; response?: { _shards?: { failed?: number } } }>({
+      method: 'GET',
+      path: `/_tasks/${encodeURIComponent(task)}`,
+    });
+    if (t.completed) {
+      if (t.error !== undefined || (t.response?._shards?.failed ?? 0) > 0) {
+        throw new Error(`merging the segments of ${index} failed: ${JSON.stringify(t.error ?? t.response)}; the live version is unchanged`);
+      }
+      break;
+    }
+    await sleep(MERGE_POLL_MS);
+  }
+  await client.send({ method: 'POST', path: `/${index}/_refresh` });
+}
+
+export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: number | null, opts: { mergeSegments?: number } = {}): Promise<EngineLoader> {
   const { client, names } = ctx;
   const { name: version, seq } = await createVersion(ctx, embeddingDims);
   const withVectors = embeddingDims !== null && embeddingDims > 0;
@@ -190,6 +222,7 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
+      if ((opts.mergeSegments ?? 0) > 0) await mergeSegments(client, version, opts.mergeSegments!);
       // Primaries must be active before the alias sends searches here.
       await client.request({
         method: 'GET',
