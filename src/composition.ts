@@ -19,7 +19,12 @@ import type { AppServices } from './http/services.ts';
 export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {
     const { createOpenSearchEngine } = await import('./engines/opensearch/engine.ts');
-    const engine = createOpenSearchEngine({ url: config.opensearchUrl!, prefix: config.opensearchIndexPrefix, mergeSegments: config.opensearchMergeSegments });
+    const engine = createOpenSearchEngine({
+      url: config.opensearchUrl!,
+      prefix: config.opensearchIndexPrefix,
+      mergeSegments: config.opensearchMergeSegments,
+      recordCacheSize: config.recordCacheSize,
+    });
     await engine.init();
     return engine;
   }

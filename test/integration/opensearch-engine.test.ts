@@ -246,12 +246,14 @@ async function aliasTarget(prefix: string): Promise<string[]> {
 async function flakyProxy(target: string) {
   const script: ('429' | 'reset' | 'item429')[] = [];
   let bulkRequests = 0;
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
         const body = Buffer.concat(chunks);
+        requests.push(`${req.method} ${req.url} ${body.toString('utf8')}`);
         if (req.url?.includes('/_bulk')) {
           bulkRequests++;
           const step = script.shift();
@@ -284,6 +286,8 @@ async function flakyProxy(target: string) {
     url,
     script,
     bulkRequests: () => bulkRequests,
+    /** Every request forwarded or answered, as "METHOD path?query body". */
+    requests: () => [...requests],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -292,6 +296,7 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
   const prefix = `pstest-${randomBytes(4).toString('hex')}`;
   const { parts, meta } = build();
   const byMpn = (mpn: string): PartRecord => parts.find((p) => p.record.mpn === mpn)!.record;
+  const byId = (id: number): PartRecord => parts.find((p) => p.record.id === id)!.record;
   let engine: SearchEngine;
   let v1 = '';
 
@@ -311,6 +316,49 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     await engine?.close();
     await dropIndices(prefix);
   }, T);
+
+  it("reads search hits' records from its cache once most are there, and afresh after a list edit", async () => {
+    const proxy = await flakyProxy(OPENSEARCH_URL!);
+    const e = createOpenSearchEngine({ url: proxy.url, prefix });
+    const searches = () => proxy.requests().filter((r) => r.includes('/_search'));
+    const req = { text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true };
+    try {
+      const first = await e.textSearch(req);
+      expect(first.hits.length).toBeGreaterThan(1);
+      for (const h of first.hits) expect(h.record).toEqual(byId(h.id));
+      // Few records cached yet: the search asks for them itself (one request).
+      expect(searches()).toHaveLength(1);
+      expect(searches()[0]).toContain('"stored_fields":["record_json"]');
+      // Asked again, the records are found in the cache, and after a few searches they are no longer asked for.
+      for (let i = 0; i < 5; i++) await e.textSearch(req);
+      const before = searches().length;
+      const cached = await e.textSearch(req);
+      expect(searches()).toHaveLength(before + 1); // no read of records
+      expect(searches().at(-1)).toContain('"stored_fields":"_none_"');
+      expect(cached.hits.map((h) => h.record)).toEqual(first.hits.map((h) => h.record));
+      expect(Object.isFrozen(cached.hits[0]!.record)).toBe(true); // shared by every caller
+      const near = await e.knn(Float32Array.from([1, 0, 0, 0]), 3, {}, { records: true });
+      for (const h of near) expect(h.record).toEqual(byId(h.id));
+      // A list edit rewrites the document: its record is read again (by id), with the edit.
+      const id = first.hits[0]!.id;
+      await e.setListMembership('lst_cache_test', [id]);
+      const n = searches().length;
+      const edited = await e.textSearch(req);
+      expect(
+        searches()
+          .slice(n)
+          .map((r) => r.includes('"ids"')),
+      ).toEqual([false, true]);
+      expect(edited.hits.find((h) => h.id === id)!.record!.lists).toContain('lst_cache_test');
+      await e.setListMembership('lst_cache_test', []);
+      const restored = await e.textSearch(req);
+      expect(restored.hits.find((h) => h.id === id)!.record!.lists).not.toContain('lst_cache_test');
+      expect(restored.hits.map((h) => h.record)).toEqual(first.hits.map((h) => h.record));
+    } finally {
+      await e.close();
+      await proxy.close();
+    }
+  });
 
   it('makes the first load live behind the alias', async () => {
     expect(v1).toBe(`${prefix}-parts-v1`);

@@ -31,7 +31,7 @@ import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './ind
 import { createOpenSearchLoader } from './loader.ts';
 import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
-import { createRecordStore, recordRequest } from './records.ts';
+import { createRecordStore, hitId, ID_ONLY } from './records.ts';
 import { withRecord } from '../lazy-record-hit.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
@@ -64,6 +64,8 @@ export interface OpenSearchEngineOptions {
   mpnFuzzyInQuery?: boolean;
   /** Segments a loaded version is merged down to before it goes live (loader.ts; default 1, 0: none). */
   mergeSegments?: number;
+  /** Parsed records kept for searches' hits (records.ts; default 20,000, 0: none). */
+  recordCacheSize?: number;
 }
 
 /** Lucene's k-NN limit. */
@@ -73,7 +75,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
   const client: OsClient = createClient(opts.url, opts.client);
   const names = indexNames(opts.prefix);
-  const recordStore = createRecordStore({ client, names });
+  const recordStore = createRecordStore({ client, names, cacheSize: opts.recordCacheSize });
   let initialising: Promise<void> | null = null;
   let closed = false;
   let metaCache: { index: string; seqNo: number; term: number; meta: CatalogMeta } | null = null;
@@ -127,13 +129,13 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
         search(mpnKeyQuery(key, mode, filters, limit)),
         withAliases ? search(aliasKeyQuery(key, mode, filters, limit)) : Promise.resolve(null),
       ]);
-      for (const h of direct?.hits.hits ?? []) add(Number(h._id), String(h._source?.mpn_norm ?? ''), false);
+      for (const h of direct?.hits.hits ?? []) add(hitId(h), String(h._source?.mpn_norm ?? ''), false);
       if (hits.size < limit) {
         for (const h of aliased?.hits.hits ?? []) {
           // The alias the nested sort ordered by: the shortest, then lowest, matching key.
           const keys = ((h._source?.aliases_norm as string[] | undefined) ?? []).filter((k) => keyMatches(k, key, mode));
           const best = keys.sort((a, b) => (keySort(a) < keySort(b) ? -1 : 1))[0];
-          if (best !== undefined) add(Number(h._id), best, true);
+          if (best !== undefined) add(hitId(h), best, true);
         }
       }
       return [...hits.values()].slice(0, limit);
@@ -142,7 +144,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     if (req.mode === 'infix') {
       // Like the SQLite adapter, infix looks at the part's own MPN key only.
       const r = await search(infixQuery(key, filters, limit));
-      for (const h of r?.hits.hits ?? []) add(Number(h._id), String(h._source?.mpn_norm ?? ''), false);
+      for (const h of r?.hits.hits ?? []) add(hitId(h), String(h._source?.mpn_norm ?? ''), false);
       return [...hits.values()];
     }
 
@@ -151,7 +153,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const maxEdits = fuzzyEdits(key);
     const r = await search(fuzzyQuery(key, maxEdits, filters));
     const scored = (r?.hits.hits ?? [])
-      .map((h) => ({ id: Number(h._id), k: String(h._source?.mpn_norm ?? '') }))
+      .map((h) => ({ id: hitId(h), k: String(h._source?.mpn_norm ?? '') }))
       .map((c) => ({ ...c, d: editDistance(key, c.k, maxEdits) }))
       .filter((c) => c.d <= maxEdits)
       .sort((a, b) => a.d - b.d || Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
@@ -203,7 +205,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       if (!hit) continue;
       const d = hit.tier === 'fuzzy' ? editDistance(key, hit.matched, maxEdits) : 0;
       if (d > maxEdits) continue;
-      found.push({ c: { id: Number(h._id), tier: hit.tier, matched: hit.matched }, rank: hit.rank, d });
+      found.push({ c: { id: hitId(h), tier: hit.tier, matched: hit.matched }, rank: hit.rank, d });
     }
     const strong = found.some((x) => x.c.tier !== 'fuzzy');
     return found
@@ -228,10 +230,10 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const tokens = req.text ? textTokens(req.text) : null;
     if (req.text && !tokens?.length) return { total: 0, hits: [] };
     const scored = tokens !== null;
-    const fetch = req.records ? recordRequest((await recordStore.liveShape()).storedRecord) : { _source: false, docvalue_fields: [] };
+    const fetch = req.records ? await recordStore.recordFields() : ID_ONLY;
     const body: Dsl = {
       ...fetch,
-      docvalue_fields: ['category.slug', ...fetch.docvalue_fields],
+      docvalue_fields: ['category.slug', ...(fetch.docvalue_fields as string[])],
       query: scored ? textQuery(tokens, req.filters) : filtered(req.filters),
       sort: scored ? SCORE_ORDER : STOCK_ORDER,
     };
@@ -242,11 +244,11 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       hits: hits.map((h) =>
         withRecord(
           {
-            id: Number(h._id),
+            id: hitId(h),
             score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
             category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
           },
-          records?.get(h._id),
+          records?.get(hitId(h)),
         ),
       ),
     };
@@ -259,7 +261,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     let r: SearchResponse | null;
     try {
       const query = knnQuery(vector, Math.min(k, MAX_K), filters);
-      r = await search(opts.records ? { ...query, ...recordRequest(shape.storedRecord) } : query);
+      r = await search({ ...query, ...(opts.records ? await recordStore.recordFields() : ID_ONLY) });
     } catch (e) {
       if (!(e instanceof OpenSearchError && e.status === 400 && JSON.stringify(e.body).includes('is not knn_vector type'))) throw e;
       recordStore.forgetShape();
@@ -267,7 +269,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     }
     const hits = (r?.hits.hits ?? []).slice(0, k);
     const records = opts.records ? await recordStore.hitRecords(hits) : null;
-    return hits.map((h) => withRecord({ id: Number(h._id), score: cosineFromScore(h._score ?? 0) }, records?.get(h._id)));
+    return hits.map((h) => withRecord({ id: hitId(h), score: cosineFromScore(h._score ?? 0) }, records?.get(hitId(h))));
   }
 
   async function facets(req: FacetRequest): Promise<FacetResult> {

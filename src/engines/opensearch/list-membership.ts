@@ -7,6 +7,7 @@ import type { OsClient } from './client.ts';
 import type { Dsl } from './filters.ts';
 import { liveIndex, type IndexNames } from './indices.ts';
 import type { SearchResponse } from './paging.ts';
+import { hitId, ID_ONLY } from './records.ts';
 
 type SearchFn = (body: Dsl, index: string) => Promise<SearchResponse | null>;
 
@@ -40,12 +41,9 @@ async function idsWhere(search: SearchFn, index: string, query: Dsl): Promise<st
   const out: string[] = [];
   let after: unknown[] | undefined;
   for (;;) {
-    const r = await search(
-      { size: 5000, track_total_hits: false, _source: false, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) },
-      index,
-    );
+    const r = await search({ size: 5000, track_total_hits: false, ...ID_ONLY, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) }, index);
     const hits = r?.hits.hits ?? [];
-    for (const h of hits) out.push(h._id);
+    for (const h of hits) out.push(String(hitId(h)));
     if (hits.length < 5000) return out;
     after = hits[hits.length - 1]!.sort;
   }

@@ -2,7 +2,12 @@
 import type { Dsl } from './filters.ts';
 
 export interface Hit {
-  _id: string;
+  /** Absent when the search read no stored field (`stored_fields: '_none_'`): records.ts hitId. */
+  _id?: string;
+  _index?: string;
+  /** With `seq_no_primary_term`: the document's version. */
+  _seq_no?: number;
+  _primary_term?: number;
   _score: number | null;
   _source?: Record<string, unknown>;
   fields?: Record<string, unknown[]>;

@@ -135,9 +135,10 @@ export function mpnSearchQuery(
   return {
     size,
     track_total_hits: false,
-    // Keys from doc values: no stored _source (which holds the whole record) is read.
+    // Id and keys from doc values: no stored field is read (records.ts ID_ONLY).
     _source: false,
-    docvalue_fields: ['mpn_norm', 'aliases_norm'],
+    stored_fields: '_none_',
+    docvalue_fields: ['id', 'mpn_norm', 'aliases_norm'],
     query: filtered(filters, [{ dis_max: { queries: clauses, tie_breaker: 0 } }]),
     sort: [{ _score: 'desc' }, ...KEY_ORDER],
   };

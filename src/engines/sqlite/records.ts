@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { PartRecord } from '../../catalog/part.ts';
 import type { VersionTables } from './schema.ts';
 import { withRecord } from '../lazy-record-hit.ts';
+import { deepFreeze } from '../../util/freeze.ts';
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 
@@ -18,15 +19,6 @@ const NON_ASCII = /[\u0080-\uffff]/g;
  */
 export function recordJson(r: PartRecord): string {
   return JSON.stringify(r).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Freezes a parsed record and everything in it: records in the cache are shared by every caller. */
-function deepFreeze<T>(o: T): T {
-  if (o !== null && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
-  }
-  return o;
 }
 
 /**
