@@ -81,10 +81,14 @@ export async function mergeSegments(client: OsClient, index: string, max: number
     query: { max_num_segments: String(max), wait_for_completion: 'false' },
   });
   for (;;) {
-    const t = await client.send<{ completed?: boolean; error?: unknown; response?: { _shards?: { failed?: number } } }>({
+    const t = await client.request<{ completed?: boolean; error?: unknown; response?: { _shards?: { failed?: number } } }>({
       method: 'GET',
       path: `/_tasks/${encodeURIComponent(task)}`,
+      allow: [404],
     });
+    // Gone (a finished task whose result the node could not keep): the merge ended; the refresh below
+    // shows whatever it made.
+    if (t === null) break;
     if (t.completed) {
       if (t.error !== undefined || (t.response?._shards?.failed ?? 0) > 0) {
         throw new Error(`merging the segments of ${index} failed: ${JSON.stringify(t.error ?? t.response)}; the live version is unchanged`);
