@@ -18,6 +18,16 @@ import { hashEmbedder } from '../support/hash-embedder.ts';
 import { ingestCatalog, sampleFiles, smallSqliteEngine } from '../support/small-engine.ts';
 import { SMALL_VECTORS, tableEmbedder } from '../support/table-embedder.ts';
 
+/** A SQLite engine over a 1,500-part sample catalogue (vectors from `embedder`, none without). */
+async function sampleEngine(embedder: Embedder | null): Promise<SearchEngine> {
+  const dir = tempDir();
+  const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
+  const engine: SearchEngine = createSqliteEngine({ file: path.join(dir, 'p.db') });
+  await engine.init();
+  await ingestCatalog(engine, sampleFiles(files), embedder);
+  return engine;
+}
+
 describe('agentic search while the embedding is computed', () => {
   it('reads the named categories and the spec values before kNN, while the model works', async () => {
     const engine = await smallSqliteEngine();
@@ -108,12 +118,8 @@ describe('agentic search while the embedding is computed', () => {
   });
 
   it('stops reading the lexical candidates once the kNN lists are in: those the ranking does not reach stay unread', async () => {
-    const dir = tempDir();
-    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
-    const engine: SearchEngine = createSqliteEngine({ file: path.join(dir, 'p.db') });
-    await engine.init();
+    const engine = await sampleEngine(hashEmbedder);
     try {
-      await ingestCatalog(engine, sampleFiles(files), hashEmbedder);
       const view = (await createCatalogProvider(engine).get())!;
       let release!: () => void;
       const modelDone = new Promise<void>((r) => (release = r));
@@ -148,12 +154,8 @@ describe('agentic search while the embedding is computed', () => {
   }, 60_000);
 
   it('on an engine whose reads overlap, asks for the named categories with BM25, not after it, unless their last query did without; the same answers', async () => {
-    const dir = tempDir();
-    const files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 1500 });
-    const engine: SearchEngine = createSqliteEngine({ file: path.join(dir, 'p.db') });
-    await engine.init();
+    const engine = await sampleEngine(null);
     try {
-      await ingestCatalog(engine, sampleFiles(files));
       const view = (await createCatalogProvider(engine).get())!;
       const req = (query: string) => ({
         query,
