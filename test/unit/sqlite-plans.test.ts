@@ -14,7 +14,7 @@ import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { PART_STATUSES, type PartStatus } from '../../src/catalog/status.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { filterSql } from '../../src/engines/sqlite/filters.ts';
-import { bestStockedInCategories } from '../../src/engines/sqlite/filter-plans.ts';
+import { bestStockedInCategories, countInCategories } from '../../src/engines/sqlite/filter-plans.ts';
 import { versionTables } from '../../src/engines/sqlite/schema.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -136,7 +136,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     }
   });
 
-  it('reads the best-stocked parts of category subtrees one category at a time, in the order of the stock-order walk', async () => {
+  it('reads the best-stocked parts of category subtrees, and counts them, one category at a time, as the stock-order walk and SQL count do', async () => {
     const db = new Database(dbFile, { readonly: true });
     try {
       const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
@@ -148,7 +148,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       const leaf = held.find((s) => s.includes('/'))!;
       const rootWithMost = roots.sort((a, b) => held.filter((s) => s.startsWith(`${b}/`)).length - held.filter((s) => s.startsWith(`${a}/`)).length)[0]!;
       expect(held.filter((s) => s.startsWith(`${rootWithMost}/`)).length).toBeGreaterThan(1); // a subtree of several categories
-      const cases: [PartStatus[], string[], number][] = [
+      const cases: [PartStatus[], string[], number, boolean?][] = [
         [['active'], [leaf], 100],
         [['active'], [rootWithMost], 100],
         [['active', 'nrnd', 'obsolete'], [rootWithMost, leaf], 25],
@@ -156,15 +156,18 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
         [['active'], [leaf, rootWithMost, 'no-such-category'], 7],
         // Every part of two categories, to the unstocked ones (stock 0: ordered by id across the categories).
         [['active', 'nrnd'], held.filter((s) => s.includes('/')).slice(-2), 2000],
+        // in stock only: the same, without the unstocked ones
+        [['active', 'nrnd'], held.filter((s) => s.includes('/')).slice(-2), 2000, true],
+        [['active'], [rootWithMost], 100, true],
       ];
-      for (const [statuses, categories, n] of cases) {
-        const f = filterSql({ status: statuses, categories }, t);
-        expect(f.statusInCategories, categories.join()).toEqual({ statuses, categories });
+      for (const [statuses, categories, n, inStock = false] of cases) {
+        const f = filterSql({ status: statuses, categories, ...(inStock ? { inStock } : {}) }, t);
+        expect(f.statusInCategories, categories.join()).toEqual({ statuses, categories, inStock });
         const walk = db
           .prepare(`SELECT p.id AS id, p.category AS category FROM ${t.parts} p WHERE ${f.sql} ORDER BY p.stock DESC, p.id LIMIT ?`)
           .all(...f.params, n);
         expect(walk.length, categories.join()).toBeGreaterThan(0);
-        if (n === 2000) {
+        if (n === 2000 && !inStock) {
           // unstocked parts of both categories among them: ties that only the id orders
           const unstocked = db
             .prepare(`SELECT count(DISTINCT p.category) FROM ${t.parts} p WHERE ${f.sql} AND p.stock = 0`)
@@ -173,7 +176,13 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
           expect(unstocked).toBe(2);
           expect(walk.length).toBeLessThan(n);
         }
-        expect(bestStockedInCategories(stmt, t, statuses, categories, n), `${statuses.join()} ${categories.join()} ${n}`).toEqual(walk);
+        expect(bestStockedInCategories(stmt, t, statuses, categories, n, inStock), `${statuses.join()} ${categories.join()} ${n} ${inStock}`).toEqual(walk);
+        // and their number, category by category
+        const count = db
+          .prepare(`SELECT count(*) FROM ${t.parts} p WHERE ${f.sql}`)
+          .pluck()
+          .get(...f.params);
+        expect(countInCategories(stmt, t, statuses, categories, inStock), `count: ${statuses.join()} ${categories.join()} ${inStock}`).toBe(count);
       }
       // More categories than the reads allow: the other plans answer.
       expect(bestStockedInCategories(stmt, t, ['active'], [rootWithMost], 8000)).toBeNull();
@@ -184,8 +193,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
         )
         .all(leaf, 'active', 10) as { detail: string }[];
       expect(plan.map((r) => r.detail).join('\n')).toMatch(new RegExp(`^SEARCH .*COVERING INDEX ${t.parts}_cat_stock \\(category=\\? AND status=\\?\\)$`));
-      // Other conditions than the status and the categories: not read this way.
-      expect(filterSql({ status: ['active'], categories: [leaf], inStock: true }, t).statusInCategories).toBeNull();
+      // Other conditions than the status, the categories and in_stock: not read this way.
+      expect(filterSql({ status: ['active'], categories: [leaf], manufacturers: ['x'] }, t).statusInCategories).toBeNull();
+      expect(filterSql({ status: ['active'], categories: [leaf], inStock: true, maxPriceUsd: 1 }, t).statusInCategories).toBeNull();
       expect(filterSql({ categories: [leaf] }, t).statusInCategories).toBeNull();
     } finally {
       db.close();
@@ -209,6 +219,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       // Read category by category (bestStockedInCategories) by the automatic plan, walked by probe.
       ['three categories, two statuses', { status: ['active', 'nrnd'], categories: [cats[0]!.slug, cats[1]!.slug, cats[cats.length - 1]!.slug] }],
       ['a root category (its subtree)', { status: ['active'], categories: [cats[cats.length - 1]!.slug.split('/')[0]!] }],
+      ['a root category, in stock', { status: ['active'], inStock: true, categories: [cats[cats.length - 1]!.slug.split('/')[0]!] }],
       ['two small makers', { manufacturers: [mfrs[0]!.slug, mfrs[1]!.slug] }],
     ];
     for (const [name, filters] of [...cases, ...more]) {

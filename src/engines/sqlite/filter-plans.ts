@@ -82,7 +82,7 @@ const CATEGORY_ROWS_MAX = 8000;
 
 /**
  * The `n` best-stocked parts (stock descending, then id) of the given statuses within the given category
- * subtrees, read category by category through the (category, status, stock, id) index: the categories
+ * subtrees (with `inStock`, only those in stock), read category by category through the (category, status, stock, id) index: the categories
  * the subtrees hold are found by seeking that index from one to the next, each (category, status) pair
  * gives its own first `n` in order, and those lists are merged. Each read is a short range of the index,
  * where a walk of every part in stock order tests parts of other categories until `n` pass (the 100
@@ -97,10 +97,29 @@ export function bestStockedInCategories(
   statuses: readonly string[],
   categories: readonly string[],
   n: number,
+  inStock = false,
 ): { id: number; category: string }[] | null {
   const pairsMax = Math.min(CATEGORY_READS_MAX, Math.floor(CATEGORY_ROWS_MAX / Math.max(1, n)));
-  const leavesMax = Math.floor(pairsMax / statuses.length);
-  if (leavesMax < 1) return null;
+  const leavesMax = Math.floor(pairsMax / new Set(statuses).size);
+  const leaves = leavesMax < 1 ? null : categoriesWithin(stmt, t, categories, leavesMax);
+  if (!leaves) return null;
+  const top = stmt(
+    `SELECT id, category, stock FROM ${t.parts} INDEXED BY ${t.parts}_cat_stock WHERE category = ? AND status = ?${inStock ? ' AND stock > 0' : ''} ORDER BY stock DESC, id LIMIT ?`,
+  ).raw();
+  const rows: [number, string, number][] = [];
+  for (const c of leaves) for (const s of new Set(statuses)) for (const r of top.all(c, s, n) as [number, string, number][]) rows.push(r);
+  rows.sort((a, b) => b[2] - a[2] || a[0] - b[0]);
+  return rows.slice(0, n).map(([id, category]) => ({ id, category }));
+}
+
+/** Most categories a count by category (countInCategories) adds up; the real taxonomy has 1,293 leaves. */
+const CATEGORY_COUNTS_MAX = 4096;
+
+/**
+ * The categories the subtrees hold that have parts: each named one and those under it, found by seeking
+ * the category index from one to the next (no part read); null when there are more than `max`.
+ */
+function categoriesWithin(stmt: Stmt, t: VersionTables, categories: readonly string[], max: number): Set<string> | null {
   const next = stmt(`SELECT category FROM ${t.parts} WHERE category > ? AND category < ? ORDER BY category LIMIT 1`).pluck();
   const leaves = new Set<string>();
   for (const c of categories) {
@@ -108,17 +127,29 @@ export function bestStockedInCategories(
     // The subtree's other categories sort between `c/` and `c0` ('0' follows '/').
     for (let at = next.get(`${c}/`, `${c}0`) as string | undefined; at !== undefined; at = next.get(at, `${c}0`) as string | undefined) {
       leaves.add(at);
-      if (leaves.size > leavesMax) return null;
+      if (leaves.size > max) return null;
     }
-    if (leaves.size > leavesMax) return null;
+    if (leaves.size > max) return null;
   }
-  const top = stmt(
-    `SELECT id, category, stock FROM ${t.parts} INDEXED BY ${t.parts}_cat_stock WHERE category = ? AND status = ? ORDER BY stock DESC, id LIMIT ?`,
-  ).raw();
-  const rows: [number, string, number][] = [];
-  for (const c of leaves) for (const s of new Set(statuses)) for (const r of top.all(c, s, n) as [number, string, number][]) rows.push(r);
-  rows.sort((a, b) => b[2] - a[2] || a[0] - b[0]);
-  return rows.slice(0, n).map(([id, category]) => ({ id, category }));
+  return leaves;
+}
+
+/**
+ * How many parts of the given statuses (only those in stock, with `inStock`) the category subtrees hold:
+ * the sum of each (category, status) range's count in the (category, status, stock, id) index. SQLite's
+ * own plan for the same count walked the (status, stock) index over every part of the status and tested
+ * each one's category: 156 ms for four crystal categories of the 578k catalogue, 41 ms for one. Null
+ * when the subtrees hold more than CATEGORY_COUNTS_MAX categories.
+ */
+export function countInCategories(stmt: Stmt, t: VersionTables, statuses: readonly string[], categories: readonly string[], inStock = false): number | null {
+  const leaves = categoriesWithin(stmt, t, categories, CATEGORY_COUNTS_MAX);
+  if (!leaves) return null;
+  const count = stmt(
+    `SELECT count(*) FROM ${t.parts} INDEXED BY ${t.parts}_cat_stock WHERE category = ? AND status = ?${inStock ? ' AND stock > 0' : ''}`,
+  ).pluck();
+  let n = 0;
+  for (const c of leaves) for (const s of new Set(statuses)) n += count.get(c, s) as number;
+  return n;
 }
 
 export interface FilterPlanOptions {
@@ -167,22 +198,25 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
    */
   function filterOnlyPage(t: VersionTables, f: FilterSql, limit: number, offset: number): { rows: TextHit[]; count(): number } {
     const cols = `p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p`;
-    const byCategory =
-      f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex()
-        ? bestStockedInCategories(stmt, t, f.statusInCategories.statuses, f.statusInCategories.categories, offset + limit)
-        : null;
+    const inCategories = f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex() ? f.statusInCategories : null;
+    /** The count of the filters' parts: by category when it can be, else `other`. */
+    const counted = (other: () => number) => () =>
+      (inCategories && countInCategories(stmt, t, inCategories.statuses, inCategories.categories, inCategories.inStock)) ?? other();
+    const byCategory = inCategories
+      ? bestStockedInCategories(stmt, t, inCategories.statuses, inCategories.categories, offset + limit, inCategories.inStock)
+      : null;
     if (byCategory) {
-      const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
+      const count = counted(() => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n);
       return { rows: byCategory.slice(offset).map((r) => ({ id: r.id, score: 0, category: r.category })), count };
     }
     const few = opts.filterOnly !== 'stock-order' ? fewSelected(stmt, t, f, Math.ceil(Math.sqrt(Math.max(1, offset + limit) * Math.max(1, partsIn(t))))) : null;
     if (few) {
       const rows = stmt(`SELECT ${cols} WHERE ${few.where} ORDER BY +p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...few.params, limit, offset) as TextHit[];
-      return { rows, count: () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${few.where}`).get(...few.params) as { n: number }).n };
+      return { rows, count: counted(() => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${few.where}`).get(...few.params) as { n: number }).n) };
     }
     const where = whereOf(t, f);
     const rows = stmt(`SELECT ${cols} WHERE ${where} ORDER BY p.stock DESC, p.id LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as TextHit[];
-    const count = () => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n;
+    const count = counted(() => (stmt(`SELECT count(*) AS n FROM ${t.parts} p WHERE ${where}`).get(...f.params) as { n: number }).n);
     return { rows, count };
   }
 

@@ -69,10 +69,10 @@ export interface FilterSql extends SqlCondition {
   statusOnly: readonly string[] | null;
   /**
    * The statuses and category subtrees asked for when they are the filters' only conditions (both
-   * present); null otherwise. Such a filter-only page is read category by category (filter-plans.ts
-   * bestStockedInCategories).
+   * present) besides `in_stock`; null otherwise. Such a filter-only page is read category by category
+   * (filter-plans.ts bestStockedInCategories).
    */
-  statusInCategories: { statuses: readonly string[]; categories: readonly string[] } | null;
+  statusInCategories: { statuses: readonly string[]; categories: readonly string[]; inStock: boolean } | null;
 }
 
 /** A column of the spec row `s`, selected through its indexes, or (correlated: `+`) only tested. */
@@ -173,7 +173,8 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   const { categories, manufacturers, lists, specs } = f;
   const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && f.maxPriceUsd === undefined && !f.priceAt;
   const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
-  const statusInCategories = parts.length === 2 && f.status?.length && categories?.length ? { statuses: f.status, categories } : null;
+  const statusInCategories =
+    parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),
