@@ -121,7 +121,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
 
   const mpnLookup = createMpnLookup(stmt, tables);
-  const { partsIn, whereOf, filterOnlyPage } = createFilterPlans(stmt, {
+  const { partsIn, whereOf, filterOnlyPage, categoryRows } = createFilterPlans(stmt, {
     broadSets: opts.plans?.broadSets,
     filterOnly: opts.plans?.filterOnly,
     hasStatusIndex: () => hasStatusIndex,
@@ -190,7 +190,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
 
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
     const f = filterSql(filters, t);
-    if (!text) return { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${whereOf(t, f)}`, params: f.params };
+    if (!text) return categoryRows(t, f) ?? { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${whereOf(t, f)}`, params: f.params };
     const match = textMatch(t, text);
     if (!match) return null;
     return {

@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
-import type { FilterSql } from './filters.ts';
+import type { FilterSql, SqlCondition } from './filters.ts';
 import type { VersionTables } from './schema.ts';
 
 /** A list or spec set holding at least this share of the parts (and BROAD_SET_MIN) is broad: see broadSets. */
@@ -220,5 +220,23 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
     return { rows, count };
   }
 
-  return { partsIn, whereOf, filterOnlyPage };
+  /**
+   * The rowids of the filters' parts (as `r`) read through the (category, status, stock, id) index when
+   * status, categories and in_stock are their only conditions: an index seek per (category, status)
+   * pair, where SQLite's own plan walked every part of the status and tested its category (facets of
+   * four crystal categories at 578k: 161 -> 8.9 ms). Null otherwise (the caller's own set then).
+   */
+  function categoryRows(t: VersionTables, f: FilterSql): SqlCondition | null {
+    const c = f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex() ? f.statusInCategories : null;
+    const leaves = c && categoriesWithin(stmt, t, c.categories, CATEGORY_COUNTS_MAX);
+    if (!c || !leaves) return null;
+    const list = (xs: readonly string[]) => xs.map(() => '?').join(', ');
+    const statuses = [...new Set(c.statuses)];
+    return {
+      sql: `SELECT p.rowid AS r FROM ${t.parts} p INDEXED BY ${t.parts}_cat_stock WHERE p.category IN (${list([...leaves])}) AND p.status IN (${list(statuses)})${c.inStock ? ' AND p.stock > 0' : ''}`,
+      params: [...leaves, ...statuses],
+    };
+  }
+
+  return { partsIn, whereOf, filterOnlyPage, categoryRows };
 }
