@@ -84,6 +84,10 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await mpnsOf(fuzzy.map((h) => h.id))).toContain('AO3400A');
       const none = await engine.mpnLookup({ key: 'ZZZZZZZZ', mode: 'fuzzy', limit: 10 });
       expect(none).toEqual([]);
+      // two edits (no half of the key one edit away): the keys sharing the most trigrams, verified
+      const twoEdits = await engine.mpnLookup({ key: 'AX3400B', mode: 'fuzzy', limit: 10 });
+      expect(await mpnsOf(twoEdits.map((h) => h.id))).toEqual(['AO3400A']);
+      expect(await engine.mpnLookup({ key: 'AX3400B', mode: 'fuzzy', limit: 10, filters: { status: ['active'] } })).toEqual([]); // it is obsolete
     });
 
     it('answers MPN search in tier order, as the tiers composed from single lookups', async () => {

@@ -202,6 +202,45 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     }
   });
 
+  it('looks MPN keys up through their index under a status filter (not the (status, stock) index the sampled statistics favour)', async () => {
+    const seen: string[] = [];
+    const prepare = Database.prototype.prepare;
+    Database.prototype.prepare = function (this: Database.Database, sql: string) {
+      seen.push(sql);
+      return prepare.call(this, sql);
+    } as typeof prepare;
+    // A copy whose statistics say what sampled ones say of a catalogue of one status (the 578k slim one):
+    // that a status selects few parts.
+    const copy = path.join(tempDir(), 'stats.db');
+    const src = new Database(dbFile, { readonly: true });
+    src.exec(`VACUUM INTO '${copy}'`);
+    src.close();
+    const edit = new Database(copy);
+    const live = edit.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+    edit.prepare('UPDATE sqlite_stat1 SET stat = ? WHERE idx = ?').run('6000 6 1 1 1', `parts_${live}_status_stock`);
+    edit.close();
+    const fresh = createSqliteEngine({ file: copy });
+    try {
+      await fresh.init();
+      const some = (await auto.textSearch({ text: null, filters: { status: ['active'] }, limit: 1, offset: 0, records: true })).hits[0]!.record!;
+      const prefix = some.mpn_norm.slice(0, 4);
+      const hits = await fresh.mpnLookup({ key: prefix, mode: 'prefix', limit: 10, filters: { status: ['active'] } });
+      expect(hits.length).toBeGreaterThan(0);
+      const sql = seen.find((q) => q.includes('p.mpn_norm >= ?'))!;
+      expect(sql).toBeDefined();
+      const db = new Database(copy, { readonly: true });
+      try {
+        const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(prefix, `${prefix}\uffff`, 'active', 10) as { detail: string }[];
+        expect(plan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX parts_v\d+_mpn \(mpn_norm>\? AND mpn_norm<\?\)/);
+      } finally {
+        db.close();
+      }
+    } finally {
+      Database.prototype.prepare = prepare;
+      await fresh.close();
+    }
+  });
+
   it('has a broad set to test: the whole extent holds most parts', async () => {
     const broad = await auto.textSearch({ text: null, filters: cases[0]![1], limit: 1, offset: 0 });
     expect(broad.total).toBeGreaterThan(1500);

@@ -31,14 +31,6 @@ export function trigramSpread(s: string): string {
   return [...new Set([s.slice(0, 3), s.slice(m - 1, m + 2), s.slice(-3)])].map((g) => `"${g}"`).join(' AND ');
 }
 
-/** Any of the key's trigrams, for fuzzy candidates ranked by how many they share; null when too short. */
-export function trigramMatch(key: string): string | null {
-  if (key.length < 3) return null;
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= key.length; i++) grams.add(`"${key.slice(i, i + 3)}"`);
-  return [...grams].join(' OR ');
-}
-
 /** Function words that carry no meaning in a part search ("usb to uart bridge"). */
 const STOPWORDS = new Set([
   'a',
