@@ -61,7 +61,7 @@ export interface FilterSql extends SqlCondition {
   drivenBy(i: number): string;
   /**
    * The conditions that select few parts through an index (categories, manufacturers, lists, spec values
-   * and ranges; not the status, which most parts share) on their own, null when there are none: whatever passes every condition passes these, so a count under
+   * and ranges, the lowest unit price; not the status, which most parts share) on their own, null when there are none: whatever passes every condition passes these, so a count under
    * them bounds the filtered set from above without scanning the parts table. Its sets are the first of `sets`, in order.
    */
   narrowing: FilterSql | null;
@@ -170,8 +170,8 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
           )
           .join(' AND ')
       : '1';
-  const { categories, manufacturers, lists, specs } = f;
-  const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && f.maxPriceUsd === undefined && !f.priceAt;
+  const { categories, manufacturers, lists, specs, maxPriceUsd } = f;
+  const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && !f.priceAt;
   const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
   const statusInCategories =
     parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
@@ -188,7 +188,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     statusOnly,
     statusInCategories,
   };
-  if (categories?.length || manufacturers?.length || lists?.length || specs?.length)
-    out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs }, t);
+  if (categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined)
+    out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs, maxPriceUsd }, t);
   return out;
 }
