@@ -14,7 +14,7 @@ import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { PART_STATUSES, type PartStatus } from '../../src/catalog/status.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { filterSql } from '../../src/engines/sqlite/filters.ts';
-import { bestStockedInCategories, countInCategories } from '../../src/engines/sqlite/filter-plans.ts';
+import { bestStockedInCategories, countInCategories, fewSelected } from '../../src/engines/sqlite/filter-plans.ts';
 import { versionTables } from '../../src/engines/sqlite/schema.ts';
 import { writeSampleCatalogue } from '../../src/sample/generate.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -245,6 +245,39 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     } finally {
       Database.prototype.prepare = prepare;
       await fresh.close();
+    }
+  });
+
+  it('lets a list of over 512 parts, under the bound, drive the read of the few parts ranked text is read from (cheapOnly)', () => {
+    // A copy with a list of 600 parts.
+    const copy = path.join(tempDir(), 'list.db');
+    const src = new Database(dbFile, { readonly: true });
+    src.exec(`VACUUM INTO '${copy}'`);
+    src.close();
+    const db = new Database(copy);
+    try {
+      const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+      const t = versionTables(live);
+      db.prepare(`INSERT INTO ${t.members} (list_id, prow) SELECT 'lst_big', rowid FROM ${t.parts} ORDER BY rowid LIMIT 600`).run();
+      const stmt = (sql: string) => db.prepare(sql);
+      const f = filterSql({ status: ['active'], lists: ['lst_big'] }, t);
+      const few = fewSelected(stmt, t, f, 1000, { cheapOnly: true });
+      expect(few).not.toBeNull();
+      expect(few!.cheap).toBe(true);
+      const rows = db
+        .prepare(`SELECT p.rowid AS r FROM ${t.parts} p WHERE ${few!.where} ORDER BY r`)
+        .pluck()
+        .all(...few!.params);
+      const expected = db
+        .prepare(`SELECT p.rowid AS r FROM ${t.parts} p WHERE ${f.sql} ORDER BY r`)
+        .pluck()
+        .all(...f.params);
+      expect(rows).toEqual(expected);
+      expect(rows.length).toBeGreaterThan(0);
+      // over the bound: not read this way
+      expect(fewSelected(stmt, t, f, 500, { cheapOnly: true })).toBeNull();
+    } finally {
+      db.close();
     }
   });
 
