@@ -9,6 +9,7 @@
  * dims x 4 bytes (1.5 KB for 384 dimensions). Callers get their own copy of a vector.
  */
 import type { Embedder } from './port.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Queries kept by default (EMBEDDING_QUERY_CACHE): about 1.6 MB at 384 dimensions. */
 export const DEFAULT_QUERY_CACHE = 1024;
@@ -23,22 +24,16 @@ export interface CachingEmbedder extends Embedder {
 
 export function cachingEmbedder(inner: Embedder, size = DEFAULT_QUERY_CACHE): CachingEmbedder {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`query cache: size must be an integer >= 1, got ${size}`);
-  const kept = new Map<string, Promise<Float32Array>>();
+  const kept = new Lru<string, Promise<Float32Array>>(size);
   const one = (text: string): Promise<Float32Array> => {
     const hit = kept.get(text);
-    if (hit) {
-      // Most recently used last: the first entry is the one to drop.
-      kept.delete(text);
-      kept.set(text, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const call = inner.embed([text]).then((vs) => {
       const v = vs[0];
       if (!v) throw new Error('the embedding model returned no vector');
       return v;
     });
     kept.set(text, call);
-    if (kept.size > size) kept.delete(kept.keys().next().value!);
     // Not kept when it fails (only if it is still this call that is kept).
     call.catch(() => {
       if (kept.get(text) === call) kept.delete(text);

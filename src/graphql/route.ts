@@ -28,6 +28,7 @@ import { graphqlErrorsSchema } from '../http/schemas.ts';
 import type { AppServices } from '../http/services.ts';
 import { operationShape } from './selection.ts';
 import { graphqlSchema, newContext, PAID_FIELDS, type GraphQLContext } from './schema.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every Part field fits). */
 export const MAX_TOKENS = 20_000;
@@ -65,19 +66,12 @@ export const DOCUMENT_CACHE_MAX_QUERY = 16 * 1024;
  * DOCUMENT_CACHE_MAX_QUERY characters each; graphql-js never changes a document it executes.
  */
 class DocumentCache {
-  readonly #map = new Map<string, DocumentNode>();
+  readonly #kept = new Lru<string, DocumentNode>(DOCUMENT_CACHE_SIZE);
   get(query: string): DocumentNode | undefined {
-    const d = this.#map.get(query);
-    if (d) {
-      this.#map.delete(query);
-      this.#map.set(query, d);
-    }
-    return d;
+    return this.#kept.get(query);
   }
   set(query: string, d: DocumentNode): void {
-    if (query.length > DOCUMENT_CACHE_MAX_QUERY) return;
-    this.#map.set(query, d);
-    if (this.#map.size > DOCUMENT_CACHE_SIZE) this.#map.delete(this.#map.keys().next().value!);
+    if (query.length <= DOCUMENT_CACHE_MAX_QUERY) this.#kept.set(query, d);
   }
 }
 

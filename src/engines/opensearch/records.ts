@@ -16,6 +16,7 @@ import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
 import type { Hit } from './paging.ts';
 import type { Dsl } from './filters.ts';
 import { deepFreeze } from '../../util/freeze.ts';
+import { Lru } from '../../util/lru.ts';
 
 /** How long searches trust their last look at the live version's shape (vectors, stored records). */
 const SHAPE_TTL_MS = 1000;
@@ -86,24 +87,11 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
    * deeply frozen (callers share them). A document rewritten (a list edit) has a new sequence number,
    * and a new version another index: neither is ever answered from an older entry.
    */
-  const cache = new Map<string, PartRecord>();
+  const cache = new Lru<string, PartRecord>(cacheSize);
   const versionKey = (index: string, id: number, seqNo: number, term: number) => `${index}\u0000${id}\u0000${seqNo}\u0000${term}`;
   const hitKey = (h: Hit): string | null =>
     h._index !== undefined && h._seq_no !== undefined && h._primary_term !== undefined ? versionKey(h._index, hitId(h), h._seq_no, h._primary_term) : null;
-  function cached(key: string): PartRecord | undefined {
-    const r = cache.get(key);
-    if (r !== undefined) {
-      cache.delete(key);
-      cache.set(key, r);
-    }
-    return r;
-  }
-  function keep(key: string, r: PartRecord): PartRecord {
-    if (cacheSize <= 0) return r;
-    cache.set(key, deepFreeze(r));
-    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-    return r;
-  }
+  const keep = (key: string, r: PartRecord): PartRecord => (cacheSize > 0 ? cache.set(key, deepFreeze(r)) : r);
 
   /** Which of the vector and stored-record fields `index` maps (one mapping request). */
   async function mappedFields(index = names.alias): Promise<VersionShape> {
@@ -197,7 +185,7 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
     for (const h of hits) {
       const id = hitId(h);
       const key = hitKey(h);
-      const r = key === null ? undefined : cached(key);
+      const r = key === null ? undefined : cache.get(key);
       if (r !== undefined) {
         found++;
         out.set(id, () => r);

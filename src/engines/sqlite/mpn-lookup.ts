@@ -10,10 +10,11 @@ import type { MpnHit, MpnLookupRequest } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
 import { trigramSpread } from './text.ts';
+import { Lru } from '../../util/lru.ts';
 
 export function createMpnLookup(stmt: (sql: string) => Database.Statement, tables: () => VersionTables | null) {
   /** The fuzzy fallback's kept trigram rows of the live version, and its scratch counts by row. */
-  let grams: { tri: string; lists: Map<string, Int32Array>; entries: number; counts: Uint8Array; weights: Float64Array } | null = null;
+  let grams: { tri: string; lists: Lru<string, Int32Array>; counts: Uint8Array; weights: Float64Array } | null = null;
 
   /**
    * The rows of the keys sharing the most of `key`'s trigrams, at most FUZZY_CANDIDATES, most shared
@@ -28,7 +29,8 @@ export function createMpnLookup(stmt: (sql: string) => Database.Statement, table
    */
   function sharedTrigramRows(t: VersionTables, key: string, edits: number): number[] {
     if (key.length < 3) return [];
-    if (grams?.tri !== t.tri) grams = { tri: t.tri, lists: new Map(), entries: 0, counts: new Uint8Array(0), weights: new Float64Array(0) };
+    if (grams?.tri !== t.tri)
+      grams = { tri: t.tri, lists: new Lru(FUZZY_GRAM_ENTRIES, (rows) => rows.length), counts: new Uint8Array(0), weights: new Float64Array(0) };
     const g = grams;
     // (at most 255: the counts are bytes; MPN keys are far shorter)
     const distinct = [...new Set(Array.from({ length: key.length - 2 }, (_, i) => key.slice(i, i + 3)))].slice(0, 255);
@@ -65,25 +67,12 @@ export function createMpnLookup(stmt: (sql: string) => Database.Statement, table
 
   /** A trigram's rows (ascending), kept per version. */
   function gramRows(t: VersionTables, g: NonNullable<typeof grams>, gram: string): Int32Array {
-    let rows = g.lists.get(gram);
-    if (rows) {
-      g.lists.delete(gram); // to the most recently used end
-      g.lists.set(gram, rows);
-      return rows;
-    }
-    rows = Int32Array.from(
-      stmt(`SELECT rowid FROM ${t.tri} WHERE ${t.tri} MATCH ? ORDER BY rowid`)
-        .pluck()
-        .all(`"${gram.replace(/"/g, '""')}"`) as number[],
-    );
-    for (const [k, old] of g.lists) {
-      if (g.entries + rows.length <= FUZZY_GRAM_ENTRIES) break;
-      g.lists.delete(k);
-      g.entries -= old.length;
-    }
-    g.lists.set(gram, rows);
-    g.entries += rows.length;
-    return rows;
+    const kept = g.lists.get(gram);
+    if (kept) return kept;
+    const rows = stmt(`SELECT rowid FROM ${t.tri} WHERE ${t.tri} MATCH ? ORDER BY rowid`)
+      .pluck()
+      .all(`"${gram.replace(/"/g, '""')}"`) as number[];
+    return g.lists.set(gram, Int32Array.from(rows));
   }
 
   return function mpnLookup(req: MpnLookupRequest): MpnHit[] {

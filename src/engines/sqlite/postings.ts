@@ -21,6 +21,7 @@ import type Database from 'better-sqlite3';
 import { statementCache } from './db.ts';
 import { createFtsLengths, type FtsVersion } from './fts-lengths.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
+import { Lru } from '../../util/lru.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -129,9 +130,8 @@ interface Postings {
 
 /** The scorer's state for one version: its full-text state (fts-lengths.ts), kept postings and scratch. */
 interface VersionPostings extends FtsVersion {
-  /** Kept postings, least recently used first, and their total entries. */
-  words: Map<string, Postings>;
-  entries: number;
+  /** Kept postings, the most recently used within CACHE_ENTRIES (KEY_ENTRIES plus its rows each). */
+  words: Lru<string, Postings>;
   /** Scratch per row: scores, and the query that last marked the row a candidate. */
   acc: Float64Array;
   mark: Int32Array;
@@ -170,8 +170,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     // Another version's kept postings are not asked for again (only the live one is): they go now.
     current = v && {
       ...v,
-      words: new Map(),
-      entries: 0,
+      words: new Lru<string, Postings>(cacheEntries, (p) => KEY_ENTRIES + p.rows.length),
       acc: new Float64Array(v.lengths.length),
       mark: new Int32Array(v.lengths.length),
       stamp: 0,
@@ -187,23 +186,10 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
    */
   function postingsOf(v: VersionPostings, phrase: readonly string[]): Postings | null {
     const key = phrase.join(' ');
-    let p = v.words.get(key);
-    if (p) {
-      v.words.delete(key); // to the most recently used end
-      v.words.set(key, p);
-      return p;
-    }
+    const kept = v.words.get(key);
+    if (kept) return kept;
     const found = phrase.length === 1 ? wordPostings(v, phrase[0]!) : phrasePostings(v, phrase);
-    if (!found) return null;
-    p = found;
-    for (const [k, old] of v.words) {
-      if (v.entries + KEY_ENTRIES + p.rows.length <= cacheEntries) break;
-      v.words.delete(k);
-      v.entries -= KEY_ENTRIES + old.rows.length;
-    }
-    v.words.set(key, p);
-    v.entries += KEY_ENTRIES + p.rows.length;
-    return p;
+    return found && v.words.set(key, found);
   }
 
   /** Appends an occurrence of weight `w` in row `doc` to postings being built in row order. */
@@ -304,7 +290,7 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
   }
 
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */
-  const kept = () => ({ keys: current?.words.size ?? 0, entries: current?.entries ?? 0 });
+  const kept = () => ({ keys: current?.words.size ?? 0, entries: current?.words.used ?? 0 });
 
   return { score, kept, ready: versions.ready };
 }

@@ -8,6 +8,7 @@ import type { PartRecord } from '../../catalog/part.ts';
 import type { VersionTables } from './schema.ts';
 import { withRecord } from '../lazy-record-hit.ts';
 import { deepFreeze } from '../../util/freeze.ts';
+import { Lru } from '../../util/lru.ts';
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 
@@ -29,21 +30,17 @@ export function recordJson(r: PartRecord): string {
  * The engine clears the cache whenever the database changed (another process's commit, a list edit).
  */
 export class RecordCache {
-  readonly #map = new Map<number, PartRecord>();
+  readonly #kept: Lru<number, PartRecord>;
   #generation = 0;
-  constructor(readonly max: number) {}
+  constructor(readonly max: number) {
+    this.#kept = new Lru(max);
+  }
   /** Moves on at every clear: a text read before it must not be cached after it. */
   get generation(): number {
     return this.#generation;
   }
   get(id: number): PartRecord | undefined {
-    const r = this.#map.get(id);
-    if (r !== undefined) {
-      // Most recently used last: the first entry is the one to evict.
-      this.#map.delete(id);
-      this.#map.set(id, r);
-    }
-    return r;
+    return this.#kept.get(id);
   }
   /**
    * Parses a record's text and keeps it (frozen) when the text was read in the current generation and
@@ -52,16 +49,14 @@ export class RecordCache {
   parse(id: number, text: string, readIn = this.#generation): PartRecord {
     const r = JSON.parse(text) as PartRecord;
     if (this.max === 0 || readIn !== this.#generation || text.length > MAX_CACHED_TEXT) return r;
-    this.#map.set(id, deepFreeze(r));
-    if (this.#map.size > this.max) this.#map.delete(this.#map.keys().next().value!);
-    return r;
+    return this.#kept.set(id, deepFreeze(r));
   }
   clear(): void {
     this.#generation++;
-    this.#map.clear();
+    this.#kept.clear();
   }
   get size(): number {
-    return this.#map.size;
+    return this.#kept.size;
   }
 }
 
