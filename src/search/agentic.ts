@@ -48,6 +48,7 @@ import { specFilters, type SpecNameIndex } from './spec-retrieval.ts';
 import { constraintCount, constraintWeights, recordKeysFor, weightMet } from './ranking-keys.ts';
 import { understandQuery, type QueryUnderstanding } from './understand.ts';
 import { COVERAGE_HITS, COVERED_SHARE, DEFAULT_FUSION, lexicalCoverage, mergeLists, normalizedFusion, rrf, TRUSTED_KNN_WEIGHT, type Fusion } from './fusion.ts';
+import { categoryReadsLikely, mayNeed, noteCategoryReads } from './early-reads.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
@@ -95,9 +96,6 @@ export const SPEC_FILL = 20;
 const POOL_MAX = 500;
 /** Candidates whose keys the lexical stage computes between two looks at whether the embedding is in. */
 const WARM_CHUNK = 16;
-/** Sets of named categories whose last query BM25 over the whole catalogue served (their own BM25 not needed), most recent last. */
-const CATEGORIES_SERVED_MAX = 4096;
-const categoriesServed = new Map<string, true>();
 /**
  * Weight of the named categories' parts read by the filter alone (`browse`) in reciprocal rank fusion:
  * it orders them among themselves (best stocked first) but cannot reorder what BM25 or kNN found
@@ -212,30 +210,14 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
     }
   };
 
-  /**
-   * A read the lexical stage may need. On an engine whose reads overlap (SearchEngine.concurrentReads:
-   * OpenSearch) it is asked for now, beside BM25 and kNN, and used if the rules below call for it (each
-   * a sequential round trip otherwise: "red led 0603" at 578k read BM25, then BM25 within the named
-   * categories, then their best-stocked parts); elsewhere it is read when first called for. Read once
-   * either way; the rules and what they read are the same, only when the reads are made differs.
-   */
-  const mayNeed = <T>(possible: boolean, read: () => Promise<T>): (() => Promise<T>) => {
-    let made: Promise<T> | null = null;
-    const get = () => (made ??= read());
-    if (possible && engine.concurrentReads) get().catch(() => undefined); // a read not needed may fail unseen
-    return get;
-  };
-  // Read early when the same categories' last query needed them (or none was seen): a read not needed
-  // takes CPU from the reads that are (2 cores: "10k 0603 1% resistor" at 578k, whose BM25 holds its
-  // categories' parts, took 15 -> 20 ms with them read early). The spec-value read likewise, so it never is.
-  const withinKey = within.join('\n');
-  const catsServed = categoriesServed.has(withinKey);
+  // The reads the lexical stage may need, made early on an engine whose reads overlap (early-reads.ts).
+  const catEarly = categoryReadsLikely(within);
   /** BM25 within the named categories. */
-  const catRead = mayNeed(within.length > 0 && !catsServed, () => bm25({ ...req.filters, categories: within }));
+  const catRead = mayNeed(engine, catEarly, () => bm25({ ...req.filters, categories: within }));
   /** The named categories' best-stocked parts. */
-  const browseRead = mayNeed(within.length > 0 && !catsServed, () => textHits(null, { ...req.filters, categories: within }, POOL_MIN));
+  const browseRead = mayNeed(engine, catEarly, () => textHits(null, { ...req.filters, categories: within }, POOL_MIN));
   /** The parts holding the parsed spec values (within the named categories, if any). */
-  const specRead = mayNeed(false, () =>
+  const specRead = mayNeed(engine, false, () =>
     textHits(null, { ...req.filters, ...(within.length ? { categories: within } : {}), specs: [...(req.filters.specs ?? []), ...bySpec] }, POOL_MIN),
   );
 
@@ -261,13 +243,7 @@ export async function agenticSearch(engine: SearchEngine, embedder: Embedder | n
   const lexicalStage = lexical.then(async (lex) => {
     let inNamed = 0;
     if (within.length) for (const h of head(lex)) if (isNamed(h)) inNamed++;
-    if (within.length) {
-      categoriesServed.delete(withinKey);
-      if (inNamed >= CATEGORY_FILL) {
-        categoriesServed.set(withinKey, true);
-        if (categoriesServed.size > CATEGORIES_SERVED_MAX) categoriesServed.delete(categoriesServed.keys().next().value!);
-      }
-    }
+    noteCategoryReads(within, inNamed < CATEGORY_FILL);
     const cat = within.length && inNamed < CATEGORY_FILL ? await catRead() : [];
     // The named categories' parts found so far: null when the rules above need no browse whatever kNN finds.
     const found =
