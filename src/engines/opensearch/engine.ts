@@ -241,16 +241,15 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     const records = req.records ? await recordStore.hitRecords(hits) : null;
     return {
       total,
-      hits: hits.map((h) =>
-        withRecord(
-          {
-            id: hitId(h),
-            score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
-            category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
-          },
-          records?.get(hitId(h)),
-        ),
-      ),
+      hits: hits.map((h) => {
+        const id = hitId(h);
+        const hit = {
+          id,
+          score: scored ? Number(h.sort?.[0] ?? h._score ?? 0) : 0,
+          category: (h.fields?.['category.slug']?.[0] as string | undefined) ?? null,
+        };
+        return withRecord(hit, records?.get(id));
+      }),
     };
   }
 
@@ -269,7 +268,10 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     }
     const hits = (r?.hits.hits ?? []).slice(0, k);
     const records = opts.records ? await recordStore.hitRecords(hits) : null;
-    return hits.map((h) => withRecord({ id: hitId(h), score: cosineFromScore(h._score ?? 0) }, records?.get(hitId(h))));
+    return hits.map((h) => {
+      const id = hitId(h);
+      return withRecord({ id, score: cosineFromScore(h._score ?? 0) }, records?.get(id));
+    });
   }
 
   async function facets(req: FacetRequest): Promise<FacetResult> {

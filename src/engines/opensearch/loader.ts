@@ -226,7 +226,8 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
-      if ((opts.mergeSegments ?? 0) > 0) await mergeSegments(client, version, opts.mergeSegments!);
+      const merge = opts.mergeSegments ?? 0;
+      if (merge > 0) await mergeSegments(client, version, merge);
       // Primaries must be active before the alias sends searches here.
       await client.request({
         method: 'GET',

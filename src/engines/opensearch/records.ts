@@ -192,8 +192,11 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
       } else if (carriesRecord(h)) {
         let parsed: PartRecord | undefined;
         out.set(id, () => (parsed ??= key === null ? recordOf(h)! : keep(key, recordOf(h)!)));
-      } else if (key !== null) missing.set(h._index!, [...(missing.get(h._index!) ?? []), id]);
-      else unversioned.push(id);
+      } else if (key !== null) {
+        const ids = missing.get(h._index!);
+        if (ids) ids.push(id);
+        else missing.set(h._index!, [id]);
+      } else unversioned.push(id);
     }
     if (hits.length) hitShare = 0.8 * hitShare + (0.2 * found) / hits.length;
     const stored = missing.size > 0 && (await liveShape()).storedRecord;

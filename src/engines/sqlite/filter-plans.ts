@@ -199,9 +199,13 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
    * Schottky diodes of the 578k catalogue: a walk of about 23,000 rows (20-90 ms) against 2-6 ms. Larger
    * sets are walked (5,000-30,000 ceramic capacitors in stock: 0.2 ms walked, 11-19 ms selected and sorted).
    */
+  /** The filters' status, categories and in_stock when they are all the filters ask and the version has the (category, status, stock, id) index; else null. */
+  const byCategoryIndex = (f: FilterSql) =>
+    f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex() ? f.statusInCategories : null;
+
   function filterOnlyPage(t: VersionTables, f: FilterSql, limit: number, offset: number): { rows: TextHit[]; count(): number } {
     const cols = `p.id AS id, 0.0 AS score, p.category AS category FROM ${t.parts} p`;
-    const inCategories = f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex() ? f.statusInCategories : null;
+    const inCategories = byCategoryIndex(f);
     /** The count of the filters' parts: by category when it can be, else `other`. */
     const counted = (other: () => number) => () =>
       (inCategories && countInCategories(stmt, t, inCategories.statuses, inCategories.categories, inCategories.inStock)) ?? other();
@@ -230,7 +234,7 @@ export function createFilterPlans(stmt: Stmt, opts: FilterPlanOptions) {
    * four crystal categories at 578k: 161 -> 8.9 ms). Null otherwise (the caller's own set then).
    */
   function categoryRows(t: VersionTables, f: FilterSql): SqlCondition | null {
-    const c = f.statusInCategories && opts.filterOnly !== 'stock-order' && opts.hasCategoryStockIndex() ? f.statusInCategories : null;
+    const c = byCategoryIndex(f);
     const leaves = c && categoriesWithin(stmt, t, c.categories, CATEGORY_COUNTS_MAX);
     if (!c || !leaves) return null;
     const list = (xs: readonly string[]) => xs.map(() => '?').join(', ');

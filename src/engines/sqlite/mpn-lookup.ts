@@ -89,9 +89,11 @@ export function createMpnLookup(stmt: (sql: string) => Database.Statement, table
       const cond = req.mode === 'exact' ? '= ?' : '>= ? AND {col} < ?';
       const keyParams = req.mode === 'exact' ? [req.key] : [req.key, `${req.key}\uffff`];
       const order = 'ORDER BY length(k), k, id';
-      // Through the key's index whatever the filters: the planner's sampled statistics make a status
-      // look selective, and with a status filter (agentic search's MPN-like words) it walked the
-      // (status, stock) index over every active part for a prefix instead: about 1 s at 578k parts.
+      // Through the key's index whatever the filters: a key's range is always the narrowest read. With a
+      // status filter (agentic search's MPN-like words) SQLite walked the (status, stock) index over every
+      // active part instead (about 1 s at 578k parts) where the sampled statistics made the status look
+      // selective: the ingest now counts that figure (load-core.ts), but indexes loaded before it, and
+      // statuses of very different sizes, would mislead it still.
       add(
         stmt(
           `SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p INDEXED BY ${t.parts}_mpn WHERE p.mpn_norm ${cond.replace('{col}', 'p.mpn_norm')} AND ${f.sql} ${order} LIMIT ?`,
