@@ -26,6 +26,29 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
   const cases: [string, EngineFilters][] = [];
   let specName = '';
   let dbFile = '';
+  /** A copy of the shared index in a file of its own, to change without touching the shared one. */
+  const copyIndex = (name: string): string => {
+    const copy = path.join(tempDir(), name);
+    const src = new Database(dbFile, { readonly: true });
+    src.exec(`VACUUM INTO '${copy}'`);
+    src.close();
+    return copy;
+  };
+  /** The SQL texts prepared while `fn` runs, on any connection (an engine prepares each statement on first use). */
+  async function preparedDuring(fn: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = [];
+    const prepare = Database.prototype.prepare;
+    Database.prototype.prepare = function (this: Database.Database, sql: string) {
+      seen.push(sql);
+      return prepare.call(this, sql);
+    } as typeof prepare;
+    try {
+      await fn();
+    } finally {
+      Database.prototype.prepare = prepare;
+    }
+    return seen;
+  }
 
   beforeAll(async () => {
     const dir = tempDir();
@@ -210,18 +233,9 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
   });
 
   it('looks MPN keys up through their index under a status filter (not the (status, stock) index the sampled statistics favour)', async () => {
-    const seen: string[] = [];
-    const prepare = Database.prototype.prepare;
-    Database.prototype.prepare = function (this: Database.Database, sql: string) {
-      seen.push(sql);
-      return prepare.call(this, sql);
-    } as typeof prepare;
     // A copy whose statistics say what sampled ones say of a catalogue of one status (the 578k slim one):
     // that a status selects few parts.
-    const copy = path.join(tempDir(), 'stats.db');
-    const src = new Database(dbFile, { readonly: true });
-    src.exec(`VACUUM INTO '${copy}'`);
-    src.close();
+    const copy = copyIndex('stats.db');
     const edit = new Database(copy);
     const live = edit.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
     edit.prepare('UPDATE sqlite_stat1 SET stat = ? WHERE idx = ?').run('6000 6 1 1 1', `parts_${live}_status_stock`);
@@ -231,7 +245,10 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       await fresh.init();
       const some = (await auto.textSearch({ text: null, filters: { status: ['active'] }, limit: 1, offset: 0, records: true })).hits[0]!.record!;
       const prefix = some.mpn_norm.slice(0, 4);
-      const hits = await fresh.mpnLookup({ key: prefix, mode: 'prefix', limit: 10, filters: { status: ['active'] } });
+      let hits: unknown[] = [];
+      const seen = await preparedDuring(async () => {
+        hits = await fresh.mpnLookup({ key: prefix, mode: 'prefix', limit: 10, filters: { status: ['active'] } });
+      });
       expect(hits.length).toBeGreaterThan(0);
       const sql = seen.find((q) => q.includes('p.mpn_norm >= ?'))!;
       expect(sql).toBeDefined();
@@ -243,18 +260,35 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
         db.close();
       }
     } finally {
-      Database.prototype.prepare = prepare;
+      await fresh.close();
+    }
+  });
+
+  it('reads category pages, their totals and facet rows through the (category, status, stock) index, and a price few parts are under through the price index', async () => {
+    const fresh = createSqliteEngine({ file: dbFile });
+    try {
+      await fresh.init();
+      const leaf = (await auto.meta())!.categories.filter((c) => c.part_count > 0 && c.slug.includes('/'))[0]!.slug;
+      const byCategory = { status: ['active'], categories: [leaf] } as EngineFilters;
+      const page = await preparedDuring(async () => void (await fresh.textSearch({ text: null, filters: byCategory, limit: 10, offset: 0 })));
+      expect(page.filter((q) => q.includes('_cat_stock WHERE category = ? AND status = ?'))).toHaveLength(2); // the page and its count
+      const facets = await preparedDuring(async () => void (await fresh.facets({ text: null, filters: byCategory, size: 5 })));
+      expect(facets.some((q) => q.includes('_cat_stock WHERE p.category IN'))).toBe(true);
+      const price = await preparedDuring(
+        async () => void (await fresh.textSearch({ text: null, filters: { status: ['active'], maxPriceUsd: 0 }, limit: 10, offset: 0 })),
+      );
+      // the few parts under the price, read through it and sorted (not the walk of every part in stock order)
+      expect(
+        price.some((q) => q.includes('p.rowid IN (SELECT p.rowid FROM') && q.includes('WHERE p.min_price <= ?)') && q.includes('ORDER BY +p.stock DESC')),
+      ).toBe(true);
+    } finally {
       await fresh.close();
     }
   });
 
   it('lets a list of over 512 parts, under the bound, drive the read of the few parts ranked text is read from (cheapOnly)', () => {
     // A copy with a list of 600 parts.
-    const copy = path.join(tempDir(), 'list.db');
-    const src = new Database(dbFile, { readonly: true });
-    src.exec(`VACUUM INTO '${copy}'`);
-    src.close();
-    const db = new Database(copy);
+    const db = new Database(copyIndex('list.db'));
     try {
       const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
       const t = versionTables(live);
