@@ -35,6 +35,7 @@ import { createApp } from '../src/http/app.ts';
 import { silentLogger } from '../src/log.ts';
 import { PART_SELECTION } from '../src/graphql/sdl.ts';
 import { median, runLoadInChild, startLoadWorker } from './load.ts';
+import { AGENTIC_QUERIES } from './queries.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -86,18 +87,7 @@ const graphqlMpnBodies = parts.map((p) =>
   JSON.stringify({ query: `query($m: String!) { supSearchMpn(mpn: $m) { hits results { ${PART_SELECTION} } } }`, variables: { m: p.mpn } }),
 );
 const typoPaths = parts.filter((p) => p.mpn.length >= 6).map((p) => `/v1/parts/search?mpn=${encodeURIComponent(typo(p.mpn))}`);
-const NL = [
-  '10k 0603 1% resistor',
-  '100nF 50V X7R 0603',
-  '3.3V LDO SOT-23-5',
-  'dual op amp',
-  'n-channel mosfet sot-23',
-  '16MHz crystal',
-  'usb to uart bridge',
-  'schottky diode 40V',
-  'red led 0603',
-  '4u7 16V',
-];
+const NL = AGENTIC_QUERIES;
 const nlPaths = NL.map((q) => `/v1/parts/agentic-search?search_query=${encodeURIComponent(q)}&limit=10`);
 
 async function load(url: string, paths: string[] | undefined, concurrency: number) {
