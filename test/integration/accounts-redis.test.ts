@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
-import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { connectRedis, purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import { accountStoreContract, type LedgerRow } from '../contract/accounts.contract.ts';
 import { gateContract } from '../contract/gate.contract.ts';
 import { createRedisGate } from '../../src/accounts/redis-gate.ts';
@@ -55,6 +55,32 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
         await store.close();
         await other.close();
         await throttle.close();
+      },
+    };
+  });
+
+  /** The gate, the throttle and a store on one connection, as the service wires them (composition.ts). */
+  const shared = () => {
+    const url = REDIS_URL as string;
+    const connection = connectRedis(url);
+    const store = createRedisAccountStore({ url, connection, ownsConnection: true, pepper, prefix });
+    const throttle = createRedisThrottle({ url, connection, prefix });
+    const gate = createRedisGate({ url, connection, prefix, accounts: store, throttle });
+    return { connection, store, throttle, gate };
+  };
+
+  gateContract('redis, one connection', async () => {
+    const { store, throttle, gate } = shared();
+    const other = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
+    return {
+      gate,
+      store,
+      other,
+      async close() {
+        await gate.close();
+        await throttle.close();
+        await other.close();
+        await store.close(); // owns the connection
       },
     };
   });
