@@ -16,6 +16,11 @@
  *     and the ratio is the median of the rounds' own ratios. This host's speed swings from one
  *     few-second stretch to the next, so a ratio of two figures taken a minute apart (the one above)
  *     moves with it: in one session the same code gave 2.5x to 5.7x that way;
+ *   - in the same rounds, with a hybrid index, the engine's own kNN alone (k = 100 under agentic search's
+ *     status filter, ids only, the ten queries' vectors: `knn_p50_ms`) and `floor_ratio`, (embedding +
+ *     kNN) / embedding: the kNN waits for the embedding, so hybrid agentic search can never be faster
+ *     than the two in a row, whatever its fusion, ranking and HTTP cost. A floor ratio at or above the
+ *     goal says the engine cannot meet it on this host;
  *   - the load average before and after (the machine is shared: compare ratios within one run).
  *
  *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/search.ts [--seconds 5] [--rounds 9] [--round-seconds 1.5]
@@ -141,6 +146,21 @@ async function embeddingP50(ways: readonly [string, Embedder][], calls = 100): P
   return { p50ms: Math.min(...Object.values(byWay)), ways: byWay };
 }
 
+/** The ten queries' vectors, for the engine's kNN alone (hybrid indexes only). */
+const queryVectors = s.embedder && info.vectors ? await s.embedder.embed([...NL]) : null;
+
+/** p50 of the engine's kNN alone: k = 100 under agentic search's default status filter, ids only (`calls` after 10 not counted). */
+async function knnP50(calls = 100): Promise<number | null> {
+  if (!queryVectors) return null;
+  const t: number[] = [];
+  for (let i = 0; i < calls + 10; i++) {
+    const t0 = performance.now();
+    await s.engine.knn(queryVectors[i % queryVectors.length]!, 100, { status: ['active'] });
+    if (i >= 10) t.push(performance.now() - t0);
+  }
+  return +median(t).toFixed(3);
+}
+
 /**
  * Agentic p50 over the query-embedding p50 in alternating rounds (see the header): each round
  * measures the embedding (40 calls each way) and then one client's agentic search, and the ratio is
@@ -148,16 +168,18 @@ async function embeddingP50(ways: readonly [string, Embedder][], calls = 100): P
  */
 async function ratioByRound(ways: readonly [string, Embedder][]) {
   const worker = startLoadWorker();
-  const rounds: { embedding_p50_ms: number; agentic_p50_ms: number; ratio: number }[] = [];
+  const rounds: { embedding_p50_ms: number; agentic_p50_ms: number; ratio: number; knn_p50_ms: number | null }[] = [];
   try {
     for (let i = 0; i < Number(values.rounds); i++) {
       const e = (await embeddingP50(ways, 40)).p50ms;
+      const k = await knnP50(40);
       const a = (await worker.run({ url: base, paths: nlPaths, headers, concurrency: 1, seconds: Number(values['round-seconds']) })).p50ms;
-      rounds.push({ embedding_p50_ms: e, agentic_p50_ms: a, ratio: +(a / e).toFixed(2) });
+      rounds.push({ embedding_p50_ms: e, agentic_p50_ms: a, ratio: +(a / e).toFixed(2), knn_p50_ms: k });
     }
   } finally {
     worker.close();
   }
+  const floors = rounds.flatMap((r) => (r.knn_p50_ms === null ? [] : [+((r.embedding_p50_ms + r.knn_p50_ms) / r.embedding_p50_ms).toFixed(2)]));
   return {
     rounds: rounds.length,
     round_seconds: Number(values['round-seconds']),
@@ -165,6 +187,9 @@ async function ratioByRound(ways: readonly [string, Embedder][]) {
     ratio: median(rounds.map((r) => r.ratio)),
     embedding_p50_ms: median(rounds.map((r) => r.embedding_p50_ms)),
     agentic_p50_ms: median(rounds.map((r) => r.agentic_p50_ms)),
+    knn_p50_ms: floors.length ? median(rounds.map((r) => r.knn_p50_ms!)) : null,
+    floor_round_ratios: floors.length ? floors : null,
+    floor_ratio: floors.length ? median(floors) : null,
   };
 }
 
