@@ -6,7 +6,8 @@
  * value of each (a value filter) and the lower half of its numeric extent (a range filter); its largest
  * approved list. With vectors and a model, also kNN (k = 100, what agentic search asks for) of one
  * query embedding under the status filter alone, that list, the largest category and a category of
- * 50-100 parts. The unit price at an order quantity (price bands), narrow and broad. Writes
+ * 50-100 parts. The unit price at an order quantity (price bands), narrow and broad. Free text within the
+ * largest maker and the largest category, with the exact total. Writes
  * bench/results/filters-<engine>-<parts>.json.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/idx npx tsx bench/filters.ts [--rounds 20]
@@ -24,6 +25,7 @@ const { values } = parseArgs({ options: { rounds: { type: 'string', default: '20
 const rounds = Number(values.rounds);
 const config = loadConfig();
 const engine = await createEngine(config);
+await engine.warmUp?.(); // as serve does before it listens (SQLite: the full-text row lengths, for BM25 from the postings)
 const info = await engine.info();
 const meta = await engine.meta();
 if (!meta || info.parts === 0) {
@@ -59,6 +61,18 @@ if (list) {
   });
   cases.push({ name: `text "resistor", list ${list.slug ?? list.list_id}`, run: () => engine.textSearch({ text: 'resistor', filters, limit: 50, offset: 0 }) });
 }
+
+// Free text within the largest maker and the largest category, with the exact total (as parametric search
+// asks): a common word and a three-word query whose common words select with it.
+const sets = await engine.facets({ text: null, filters: active, size: 2000 });
+const maker = [...sets.manufacturers].sort((a, b) => b.count - a.count)[0];
+const category = [...sets.categories].sort((a, b) => b.count - a.count)[0];
+const within: [string, EngineFilters][] = [];
+if (maker) within.push([`maker ${maker.slug} (${maker.count} parts)`, { ...active, manufacturers: [maker.slug] }]);
+if (category) within.push([`category ${category.slug} (${category.count} parts)`, { ...active, categories: [category.slug] }]);
+for (const [name, filters] of within)
+  for (const text of ['resistor', 'chip resistor 1%'])
+    cases.push({ name: `text "${text}", ${name}`, run: () => engine.textSearch({ text, filters, limit: 50, offset: 0 }) });
 
 // The unit price at an order quantity (price.min_quantity): a narrow band (cheap parts at one unit) and a
 // broad one (most parts at a reel's quantity), alone and with a text query. Indexes ingested before the

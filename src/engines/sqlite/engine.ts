@@ -146,12 +146,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     const offset = Math.max(0, req.offset);
     const limit = Math.max(0, req.limit);
     if (match) {
-      const hits = withRecords(req.records, limit > 0 ? rankedText(t, match, f, offset + limit).slice(offset) : []);
+      const ranked = limit > 0 ? rankedText(t, match, f, offset + limit, req.exactTotal !== false) : { hits: [], total: null };
+      const hits = withRecords(req.records, ranked.hits.slice(offset));
       const total = totalOf(
         req,
         offset,
         hits.length,
         () =>
+          ranked.total ??
           (
             stmt(`SELECT count(*) AS n FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`).get(
               match.expr,

@@ -68,6 +68,12 @@ export interface FilterSql extends SqlCondition {
   /** The statuses asked for when the status is the filters' only condition (knn.ts checks those in memory); null otherwise. */
   statusOnly: readonly string[] | null;
   /**
+   * What the filters ask beyond their narrowing conditions when that is at most the status: [] for
+   * nothing (every part the narrowing selects passes), else the statuses; null when they ask more
+   * (excluded categories, in stock, a price at a quantity) or have no narrowing conditions.
+   */
+  statusBeyondNarrowing: readonly string[] | null;
+  /**
    * The statuses and category subtrees asked for when they are the filters' only conditions (both
    * present) besides `in_stock`; null otherwise. Such a filter-only page is read category by category
    * (filter-plans.ts bestStockedInCategories).
@@ -175,6 +181,8 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
   const statusInCategories =
     parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
+  const narrowed = Boolean(categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined);
+  const statusBeyondNarrowing = narrowed && !f.excludeCategories?.length && !f.inStock && !f.priceAt ? (f.status ?? []) : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),
@@ -186,9 +194,9 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     },
     narrowing: null,
     statusOnly,
+    statusBeyondNarrowing,
     statusInCategories,
   };
-  if (categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined)
-    out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs, maxPriceUsd }, t);
+  if (narrowed) out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs, maxPriceUsd }, t);
   return out;
 }

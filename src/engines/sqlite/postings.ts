@@ -58,10 +58,12 @@ export interface ScoredRows {
    * every matching row.
    */
   scoreOf(r: number): number | undefined;
+  /** The matching rows among `rows` (in their order) and their bm25() values: scoreOf over many rows at once. */
+  among(rows: readonly number[]): { rows: number[]; scores: number[] };
 }
 
 /** The k-th largest value of `xs` (1-based), by selection over a copy: O(n) on average. */
-function kthLargest(xs: Float64Array, k: number): number {
+export function kthLargest(xs: Float64Array, k: number): number {
   const a = Float64Array.from(xs);
   let lo = 0;
   let hi = a.length - 1;
@@ -89,9 +91,21 @@ function kthLargest(xs: Float64Array, k: number): number {
 }
 
 /** Rows and their bm25 sums (higher is better; FTS5's value is the negation); `current`: a row's sum from the scorer's arrays, or null once they hold another query's. */
-function scoredRows(rows: Int32Array, sums: Float64Array, current: (r: number) => number | undefined | null): ScoredRows {
+function scoredRows(
+  rows: Int32Array,
+  sums: Float64Array,
+  current: (r: number) => number | undefined | null,
+  own: () => { mark: Int32Array; acc: Float64Array; stamp: number } | null,
+): ScoredRows {
   const sorted = (idx: number[]) => idx.sort((a, b) => sums[b]! - sums[a]! || rows[a]! - rows[b]!).map((i) => ({ r: rows[i]!, s: -1.0 * sums[i]! }));
   let byRow: Map<number, number> | null = null;
+  const byRowMap = () => {
+    if (!byRow) {
+      byRow = new Map();
+      for (let i = 0; i < rows.length; i++) byRow.set(rows[i]!, -1.0 * sums[i]!);
+    }
+    return byRow;
+  };
   return {
     size: rows.length,
     top(n) {
@@ -114,11 +128,33 @@ function scoredRows(rows: Int32Array, sums: Float64Array, current: (r: number) =
     scoreOf(r) {
       const sum = current(r);
       if (sum !== null) return sum === undefined ? undefined : -1.0 * sum;
-      if (!byRow) {
-        byRow = new Map();
-        for (let i = 0; i < rows.length; i++) byRow.set(rows[i]!, -1.0 * sums[i]!);
+      return byRowMap().get(r);
+    },
+    among(given) {
+      const out: number[] = [];
+      const scores: number[] = [];
+      const o = own();
+      if (o) {
+        // The scorer's per-row sums are still this query's: typed arrays, no call per row.
+        const { mark, acc, stamp } = o;
+        for (let i = 0; i < given.length; i++) {
+          const r = given[i]!;
+          if (r >= 0 && r < mark.length && mark[r] === stamp) {
+            out.push(r);
+            scores.push(-1.0 * acc[r]!);
+          }
+        }
+      } else {
+        const m = byRowMap();
+        for (const r of given) {
+          const s = m.get(r);
+          if (s !== undefined) {
+            out.push(r);
+            scores.push(s);
+          }
+        }
       }
-      return byRow.get(r);
+      return { rows: out, scores };
     },
   };
 }
@@ -286,7 +322,12 @@ export function createPostingsScorer(db: Database.Database, limits: PostingsLimi
     const sums = new Float64Array(n);
     for (let i = 0; i < n; i++) sums[i] = acc[rows[i]!]!;
     // The per-row sums stay this query's until the next scoring.
-    return scoredRows(rows, sums, (r) => (v.scorings !== scoring ? null : r >= 0 && r < mark.length && mark[r] === stamp ? acc[r]! : undefined));
+    return scoredRows(
+      rows,
+      sums,
+      (r) => (v.scorings !== scoring ? null : r >= 0 && r < mark.length && mark[r] === stamp ? acc[r]! : undefined),
+      () => (v.scorings !== scoring ? null : { mark, acc, stamp }),
+    );
   }
 
   /** Kept words and phrases and their entries (KEY_ENTRIES each plus their rows), for tests. */

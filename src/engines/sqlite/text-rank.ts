@@ -10,7 +10,7 @@ import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
 import { orMatch, textTerms } from './text.ts';
 import { rowVocab } from './fts-lengths.ts';
-import { createPostingsScorer, type ScoredQuery, type ScoredRows } from './postings.ts';
+import { createPostingsScorer, kthLargest, type ScoredQuery, type ScoredRows } from './postings.ts';
 
 const BM25_WEIGHTS = FTS_COLUMNS.map(([, w]) => w).join(', ');
 /**
@@ -24,6 +24,14 @@ const COMMON_WORD_SHARE = 0.01;
 const RANK_WINDOW_MAX = 20_000;
 /** Most parts passing the filters' indexed conditions that are read and ranked from the postings when the ranked windows find the filters selective (rankedText). */
 const RANK_FEW_MAX = 5_000;
+/**
+ * Most rows of the filters' narrowing set read (their rowids, through its index) to rank the text's
+ * matches within it from the postings (rankInSet): as many as the matches (the plain join's cost is
+ * about theirs), twice as many when the exact total is wanted too (the join then counts the matches
+ * again), and at most SET_ROWS_MAX.
+ */
+const SET_ROWS_PER_MATCH = 1;
+const SET_ROWS_MAX = 500_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
 /** The rows of one version the ranked windows have read: id, category and status by rowid (see factsOf). */
@@ -53,6 +61,15 @@ export interface CommonWordBounds {
  */
 export type TextRankPlan = 'windows' | 'join';
 
+/**
+ * The best k matches passing the filters, best first, and how many match and pass in all when the plan
+ * that found them counted them on the way (null: count them apart).
+ */
+export interface RankedText {
+  hits: TextHit[];
+  total: number | null;
+}
+
 /** A query's FTS5 MATCH expression, with its phrases in expression order and the phrases a row must hold one of (postings.ts). */
 export interface TextMatch extends ScoredQuery {
   expr: string;
@@ -60,6 +77,14 @@ export interface TextMatch extends ScoredQuery {
 
 /** The k best of rows passing the filters by bm25() (lower is better), ties by id: the plain join's `ORDER BY score DESC, p.id LIMIT k`. */
 function bestOf(xs: { id: number; category: string | null; s: number }[], k: number): TextHit[] {
+  if (k <= 0) return [];
+  // Many rows (a set's thousands of matches): only those scoring at least the k-th best are sorted.
+  if (xs.length > 4 * k + 256) {
+    const negated = new Float64Array(xs.length);
+    for (let i = 0; i < xs.length; i++) negated[i] = -xs[i]!.s;
+    const cut = -kthLargest(negated, k);
+    xs = xs.filter((x) => x.s <= cut);
+  }
   return xs
     .sort((a, b) => a.s - b.s || a.id - b.id)
     .slice(0, k)
@@ -139,7 +164,7 @@ export function createTextRanking(
    * sets) the plain join, where SQLite filters before it sorts. Every path answers exactly what the
    * plain join answers (test/unit/sqlite-plans.test.ts forces both).
    */
-  function rankedText(t: VersionTables, match: TextMatch, f: FilterSql, k: number): TextHit[] {
+  function rankedText(t: VersionTables, match: TextMatch, f: FilterSql, k: number, wantTotal = false): RankedText {
     if (plan === 'windows') {
       // Every matching row's score at once from the postings (postings.ts) when the query's words allow,
       // else FTS5's ranked windows; scored when first needed.
@@ -151,21 +176,84 @@ export function createTextRanking(
         const s = few.cheap ? scores() : null;
         if (s) return rankFew(t, few, s, k);
       } else {
+        // With the exact total wanted, the join's count of every match is most of the cost whichever plan
+        // ranks: the set's rows give both at once when they are few enough ("resistor" within the 85k chip
+        // resistors of the 578k catalogue, 98k matches: 77 -> 44 ms, bench/filters.ts).
+        const s0 = wantTotal ? scores() : null;
+        const both = s0 ? rankInSet(t, f, s0, k, true) : null;
+        if (both) return both;
         const hits = windowed(t, match, f, k, scores());
-        if (hits) return hits;
+        if (hits) return { hits, total: null };
         // The windows found the filters selective: when the parts passing their indexed conditions are
         // few enough to read (under a quarter of the matches and RANK_FEW_MAX) behind no large set, they
         // are ranked from the postings too ("resistor 0603" in a 700-part list of the 578k catalogue,
-        // 98k matches: 55 -> 2 ms); else the join, whose cost is the matches'.
+        // 98k matches: 55 -> 2 ms); else, when the filters ask at most the status beyond those
+        // conditions, the matches among the rows those conditions select (rankInSet); else the join,
+        // whose cost is the matches'.
         const s = scores();
         const some = s ? fewSelected(stmt, t, f, Math.min(RANK_FEW_MAX, Math.floor(s.size / 4)), { cheapOnly: true }) : null;
         if (s && some) return rankFew(t, some, s, k);
+        const inSet = s && !wantTotal ? rankInSet(t, f, s, k, false) : null;
+        if (inSet) return inSet;
       }
     }
     // Selective filters: join every match and let SQLite filter before it sorts.
-    return stmt(
+    const hits = stmt(
       `SELECT p.id AS id, -bm25(${t.fts}, ${BM25_WEIGHTS}) AS score, p.category AS category FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql} ORDER BY score DESC, p.id LIMIT ?`,
     ).all(match.expr, ...f.params, k) as TextHit[];
+    return { hits, total: null };
+  }
+
+  /**
+   * The best k matches among the rows the filters' narrowing conditions select (manufacturers,
+   * categories, lists, specs, the lowest price: FilterSql.narrowing), when the filters ask at most the
+   * status beyond them (statusBeyondNarrowing): the rows' ids are read through the conditions' indexes
+   * alone (no parts row), when they are at most SET_ROWS_PER_MATCH times the matches (counted first, up
+   * to that: a count costs a third of the read), looked up among the query's scored rows, and the
+   * statuses of those that match are checked on the rows' remembered facts (factsOf). The exact total
+   * comes with them. Where the plain join scores every match in FTS5 and reads its parts row
+   * ("resistor" within Yageo's 24k parts of the 578k catalogue, 98k matches: about 70 ms, and as much
+   * again for the total). Null when the set is larger than that.
+   */
+  function rankInSet(t: VersionTables, f: FilterSql, scored: ScoredRows, k: number, wantTotal: boolean): RankedText | null {
+    const narrowing = f.narrowing;
+    const statuses = f.statusBeyondNarrowing;
+    if (!narrowing || !statuses) return null;
+    const bound = Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size);
+    const within = `SELECT p.rowid FROM ${t.parts} p WHERE ${narrowing.sql} LIMIT ?`;
+    if (
+      (stmt(`SELECT count(*) FROM (${within})`)
+        .pluck()
+        .get(...narrowing.params, bound + 1) as number) > bound
+    )
+      return null;
+    const rows = stmt(within)
+      .pluck()
+      .all(...narrowing.params, bound) as number[];
+    const { rows: matching, scores } = scored.among(rows);
+    // The statuses checked by their codes in the fact table (0: no part, never passes).
+    const facts = factTable(t, matching);
+    const allowed = statuses.length ? new Set(statuses) : null;
+    const passes = facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
+    const passed: number[] = [];
+    const negated: number[] = [];
+    for (let i = 0; i < matching.length; i++) {
+      const r = matching[i]!;
+      if (r < facts.status.length && passes[facts.status[r]!]) {
+        passed.push(i);
+        negated.push(-scores[i]!);
+      }
+    }
+    // Records only for the rows scoring at least the k-th best (bestOf breaks their ties by id).
+    const cut = passed.length > k ? -kthLargest(Float64Array.from(negated), k) : Infinity;
+    const best: { id: number; category: string | null; s: number }[] = [];
+    for (const i of passed) {
+      const s = scores[i]!;
+      if (s > cut) continue;
+      const r = matching[i]!;
+      best.push({ id: facts.id[r]!, category: facts.categories[facts.category[r]!]!, s });
+    }
+    return { hits: bestOf(best, k), total: passed.length };
   }
 
   /**
@@ -183,7 +271,7 @@ export function createTextRanking(
    * plain join scores every match in FTS5 first ("diode" within the 98 Schottky diodes of the 29k
    * catalogue: 2 -> 0.3 ms).
    */
-  function rankFew(t: VersionTables, few: FewSelected, scored: ScoredRows, k: number): TextHit[] {
+  function rankFew(t: VersionTables, few: FewSelected, scored: ScoredRows, k: number): RankedText {
     const rows = stmt(`SELECT p.rowid AS r, p.id AS id, p.category AS category FROM ${t.parts} p WHERE ${few.where}`).all(...few.params) as {
       r: number;
       id: number;
@@ -194,7 +282,8 @@ export function createTextRanking(
       const s = scored.scoreOf(x.r);
       if (s !== undefined) hits.push({ id: x.id, category: x.category, s });
     }
-    return bestOf(hits, k);
+    // Every part passing the filters was read: the ones matching are the exact total.
+    return { hits: bestOf(hits, k), total: hits.length };
   }
 
   /**
@@ -207,6 +296,15 @@ export function createTextRanking(
    */
   let facts: RowFactTable | null = null;
   function factsOf(t: VersionTables, rows: readonly number[]): { r: number; id: number; category: string | null; status: string }[] {
+    const f = factTable(t, rows);
+    const out: { r: number; id: number; category: string | null; status: string }[] = [];
+    for (const r of rows)
+      if (r < f.status.length && f.status[r] !== 0) out.push({ r, id: f.id[r]!, category: f.categories[f.category[r]!]!, status: f.statuses[f.status[r]!]! });
+    return out;
+  }
+
+  /** The version's fact table with `rows` read into it (a row of no part keeps status 0). */
+  function factTable(t: VersionTables, rows: readonly number[]): RowFactTable {
     if (facts?.parts !== t.parts) {
       const size = ((stmt(`SELECT max(rowid) FROM ${t.parts}`).pluck().get() as number | null) ?? 0) + 1;
       facts = {
@@ -238,10 +336,7 @@ export function createTextRanking(
         f.category[x.r] = intern(f.categories, f.categoryAt, x.category);
         f.status[x.r] = intern(f.statuses, f.statusAt, x.status);
       }
-    const out: { r: number; id: number; category: string | null; status: string }[] = [];
-    for (const r of rows)
-      if (r < f.status.length && f.status[r] !== 0) out.push({ r, id: f.id[r]!, category: f.categories[f.category[r]!]!, status: f.statuses[f.status[r]!]! });
-    return out;
+    return f;
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
