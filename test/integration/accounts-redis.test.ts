@@ -40,38 +40,17 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
     },
   );
 
-  gateContract('redis', async () => {
+  /**
+   * The gate under test with its store, throttle and a second store: each on a connection of its own,
+   * or (`shared`) the gate, the throttle and the store on one, as the service wires them (composition.ts).
+   */
+  const gateUnderTest = (shared: boolean) => {
     const url = REDIS_URL as string;
-    const store = createRedisAccountStore({ url, pepper, prefix });
+    const connection = shared ? connectRedis(url) : undefined;
+    const store = createRedisAccountStore({ url, connection, ownsConnection: shared || undefined, pepper, prefix });
     const other = createRedisAccountStore({ url, pepper, prefix });
-    const throttle = createRedisThrottle({ url, prefix });
-    const gate = createRedisGate({ url, prefix, accounts: store, throttle });
-    return {
-      gate,
-      store,
-      other,
-      async close() {
-        await gate.close();
-        await store.close();
-        await other.close();
-        await throttle.close();
-      },
-    };
-  });
-
-  /** The gate, the throttle and a store on one connection, as the service wires them (composition.ts). */
-  const shared = () => {
-    const url = REDIS_URL as string;
-    const connection = connectRedis(url);
-    const store = createRedisAccountStore({ url, connection, ownsConnection: true, pepper, prefix });
     const throttle = createRedisThrottle({ url, connection, prefix });
     const gate = createRedisGate({ url, connection, prefix, accounts: store, throttle });
-    return { connection, store, throttle, gate };
-  };
-
-  gateContract('redis, one connection', async () => {
-    const { store, throttle, gate } = shared();
-    const other = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
     return {
       gate,
       store,
@@ -80,10 +59,12 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
         await gate.close();
         await throttle.close();
         await other.close();
-        await store.close(); // owns the connection
+        await store.close(); // last: it owns the shared connection
       },
     };
-  });
+  };
+  gateContract('redis', async () => gateUnderTest(false));
+  gateContract('redis, one connection', async () => gateUnderTest(true));
 
   it('reloads its scripts after the server lost them (SCRIPT FLUSH, as after a restart)', async () => {
     const s = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
