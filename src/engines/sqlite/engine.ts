@@ -10,10 +10,10 @@ import { openSqliteDb, statementCache } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult } from '../port.ts';
-import { filterSql } from './filters.ts';
+import { filterSql, type SqlCondition } from './filters.ts';
 import { createFilterPlans } from './filter-plans.ts';
 import { versionTables, type VersionTables } from './schema.ts';
-import { createTextRanking, type CommonWordBounds, type TextRankPlan } from './text-rank.ts';
+import { createTextRanking, type CommonWordBounds, type MatchedRows, type TextRankPlan } from './text-rank.ts';
 import { createKnn } from './knn.ts';
 import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
@@ -116,9 +116,10 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return hasPrices ? t : { ...t, prices: NO_PRICES };
   }
 
-  const { textMatch, rankedText, postingsReady } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
+  const { textMatch, rankedText, matchedRows, postingsReady } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
-  const countFacets = createFacetCounts(db, stmt, opts.plans?.facetCounts ?? 'auto');
+  const facetPlan = opts.plans?.facetCounts ?? 'auto';
+  const countFacets = createFacetCounts(db, stmt, facetPlan);
 
   const mpnLookup = createMpnLookup(stmt, tables);
   const { partsIn, whereOf, filterOnlyPage, categoryRows } = createFilterPlans(stmt, {
@@ -190,11 +191,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return t && hasVectors ? nearest(t, vector, k, filters) : [];
   }
 
-  function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): { sql: string; params: unknown[] } | null {
+  function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): SqlCondition | MatchedRows | null {
     const f = filterSql(filters, t);
     if (!text) return categoryRows(t, f) ?? { sql: `SELECT p.rowid AS r FROM ${t.parts} p WHERE ${whereOf(t, f)}`, params: f.params };
     const match = textMatch(t, text);
     if (!match) return null;
+    // From the postings and the rows' kept facts when the filters allow (the facet plan left to choose).
+    const rows = facetPlan === 'auto' ? matchedRows(t, match, f) : null;
+    if (rows) return rows;
     return {
       sql: `SELECT p.rowid AS r FROM ${t.fts} JOIN ${t.parts} p ON p.rowid = ${t.fts}.rowid WHERE ${t.fts} MATCH ? AND ${f.sql}`,
       params: [match.expr, ...f.params],

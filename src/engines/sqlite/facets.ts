@@ -9,6 +9,20 @@ import type Database from 'better-sqlite3';
 import type { FacetRequest, FacetResult } from '../port.ts';
 import type { SqlCondition } from './filters.ts';
 import type { VersionTables } from './schema.ts';
+import type { MatchedRows } from './text-rank.ts';
+
+/** The `size` most frequent non-null values of `valueOf` over `rows`, by count then value (as the SQL counts order them: the slugs are ASCII). */
+function countsOf(rows: readonly number[], valueOf: (r: number) => string | null, size: number): { slug: string; count: number }[] {
+  const n = new Map<string, number>();
+  for (const r of rows) {
+    const v = valueOf(r);
+    if (v !== null) n.set(v, (n.get(v) ?? 0) + 1);
+  }
+  return [...n]
+    .map(([slug, count]) => ({ slug, count }))
+    .sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .slice(0, size);
+}
 
 export const EMPTY_FACETS: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
 
@@ -20,12 +34,20 @@ const ROWS = 'temp.facet_rows';
 export function createFacetCounts(db: Database.Database, stmt: (sql: string) => Database.Statement, forced: 'auto' | 'seek' | 'scan') {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS facet_rows (r INTEGER PRIMARY KEY)`);
 
-  /** `set` selects the matched rowids as `r`; `parts` is about the number of parts in the version. */
-  return function countFacets(t: VersionTables, set: SqlCondition, req: FacetRequest, parts: number): FacetResult {
+  /**
+   * `set` selects the matched rowids as `r`, or holds them with each one's category and maker (from the
+   * text ranking's kept row facts: text-rank.ts matchedRows), whose counts are then taken here; `parts` is
+   * about the number of parts in the version.
+   */
+  return function countFacets(t: VersionTables, set: SqlCondition | MatchedRows, req: FacetRequest, parts: number): FacetResult {
     const size = req.size ?? 20;
     stmt(`DELETE FROM ${ROWS}`).run();
     try {
-      const total = stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${set.sql})`).run(...set.params).changes;
+      const known = 'rows' in set ? set : null;
+      const total =
+        'rows' in set
+          ? stmt(`INSERT INTO ${ROWS} (r) SELECT value FROM json_each(?)`).run(JSON.stringify(set.rows)).changes
+          : stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${set.sql})`).run(...set.params).changes;
       const specNames: Record<string, number> = {};
       for (const r of stmt(
         `SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r GROUP BY s.name ORDER BY n DESC, s.name`,
@@ -44,11 +66,13 @@ export function createFacetCounts(db: Database.Database, stmt: (sql: string) => 
       }
       const seek = forced === 'auto' ? total * SEEK_OVER_SCAN < parts : forced === 'seek';
       const counts = (col: 'mfr_slug' | 'category') =>
-        stmt(
-          seek
-            ? `SELECT p.${col} AS slug, count(*) AS count FROM ${ROWS} m CROSS JOIN ${t.parts} p ON p.rowid = m.r WHERE p.${col} IS NOT NULL GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`
-            : `SELECT p.${col} AS slug, count(*) AS count FROM ${t.parts} p WHERE p.${col} IS NOT NULL AND +p.rowid IN (SELECT r FROM ${ROWS}) GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`,
-        ).all(size) as { slug: string; count: number }[];
+        known
+          ? countsOf(known.rows, col === 'mfr_slug' ? known.makerOf : known.categoryOf, size)
+          : (stmt(
+              seek
+                ? `SELECT p.${col} AS slug, count(*) AS count FROM ${ROWS} m CROSS JOIN ${t.parts} p ON p.rowid = m.r WHERE p.${col} IS NOT NULL GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`
+                : `SELECT p.${col} AS slug, count(*) AS count FROM ${t.parts} p WHERE p.${col} IS NOT NULL AND +p.rowid IN (SELECT r FROM ${ROWS}) GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`,
+            ).all(size) as { slug: string; count: number }[]);
       return { total, specNames, specValues, manufacturers: counts('mfr_slug'), categories: counts('category') };
     } finally {
       stmt(`DELETE FROM ${ROWS}`).run();

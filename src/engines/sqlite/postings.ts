@@ -48,6 +48,8 @@ export interface ScoredQuery {
 export interface ScoredRows {
   /** Number of matching rows. */
   size: number;
+  /** The matching rows (in no particular order). */
+  rows: Int32Array;
   /** The n best rows by (score, rowid): FTS5's `ORDER BY bm25 LIMIT n`, its ties broken by rowid. */
   top(n: number): { r: number; s: number }[];
   /** Every row scoring exactly `s`. */
@@ -108,6 +110,7 @@ function scoredRows(
   };
   return {
     size: rows.length,
+    rows,
     top(n) {
       const idx: number[] = [];
       if (n >= rows.length) {

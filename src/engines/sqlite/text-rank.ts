@@ -42,11 +42,25 @@ interface RowFactTable {
   category: Int32Array;
   /** Index into `statuses` (0: not read yet; a version has a handful of statuses). */
   status: Uint16Array;
+  /** Index into `makers` (0: null). */
+  maker: Int32Array;
   categories: (string | null)[];
   statuses: string[];
-  /** Positions in `categories` and `statuses` by value. */
+  makers: (string | null)[];
+  /** Positions in `categories`, `statuses` and `makers` by value. */
   categoryAt: Map<string, number>;
   statusAt: Map<string, number>;
+  makerAt: Map<string, number>;
+}
+
+/**
+ * The rows matching a text and passing the filters, with each row's category and manufacturer slug
+ * (facet counts: facets.ts), from the postings and the rows' kept facts (matchedRows).
+ */
+export interface MatchedRows {
+  rows: number[];
+  categoryOf(r: number): string | null;
+  makerOf(r: number): string | null;
 }
 
 /** When a query word counts as common (tests lower them); defaults COMMON_WORD_PARTS / COMMON_WORD_SHARE. */
@@ -219,22 +233,11 @@ export function createTextRanking(
     const narrowing = f.narrowing;
     const statuses = f.statusBeyondNarrowing;
     if (!narrowing || !statuses) return null;
-    const bound = Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size);
-    const within = `SELECT p.rowid FROM ${t.parts} p WHERE ${narrowing.sql} LIMIT ?`;
-    if (
-      (stmt(`SELECT count(*) FROM (${within})`)
-        .pluck()
-        .get(...narrowing.params, bound + 1) as number) > bound
-    )
-      return null;
-    const rows = stmt(within)
-      .pluck()
-      .all(...narrowing.params, bound) as number[];
+    const rows = setRows(t, narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size));
+    if (!rows) return null;
     const { rows: matching, scores } = scored.among(rows);
-    // The statuses checked by their codes in the fact table (0: no part, never passes).
     const facts = factTable(t, matching);
-    const allowed = statuses.length ? new Set(statuses) : null;
-    const passes = facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
+    const passes = statusPasses(facts, statuses);
     const passed: number[] = [];
     const negated: number[] = [];
     for (let i = 0; i < matching.length; i++) {
@@ -286,12 +289,58 @@ export function createTextRanking(
     return { hits: bestOf(hits, k), total: hits.length };
   }
 
+  /** The rowids the narrowing conditions select, read through their indexes alone; null when over `bound` (counted first, up to it: a count costs a third of the read). */
+  function setRows(t: VersionTables, narrowing: FilterSql, bound: number): number[] | null {
+    const within = `SELECT p.rowid FROM ${t.parts} p WHERE ${narrowing.sql} LIMIT ?`;
+    const count = stmt(`SELECT count(*) FROM (${within})`)
+      .pluck()
+      .get(...narrowing.params, bound + 1) as number;
+    if (count > bound) return null;
+    return stmt(within)
+      .pluck()
+      .all(...narrowing.params, bound) as number[];
+  }
+
+  /** Whether each status code of the fact table passes `statuses` ([]: any status); code 0 (no part) never does. */
+  const statusPasses = (facts: RowFactTable, statuses: readonly string[]): boolean[] => {
+    const allowed = statuses.length ? new Set(statuses) : null;
+    return facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
+  };
+
+  /**
+   * The rows matching `match` and passing the filters, with their categories and makers, when the query
+   * is scored from the postings and the filters ask at most the status beyond their indexed conditions
+   * (read as rankInSet reads them with the exact total, up to twice the matches): facet counts then
+   * start from these instead of the plain join of every match (facets.ts). Null otherwise.
+   */
+  function matchedRows(t: VersionTables, match: TextMatch, f: FilterSql): MatchedRows | null {
+    if (plan !== 'windows' || !usePostings) return null;
+    const statuses = f.narrowing ? f.statusBeyondNarrowing : (f.statusOnly ?? (f.sql === '1' ? [] : null));
+    if (!statuses) return null;
+    const scored = postings.score(t, match);
+    if (!scored) return null;
+    let rows: ArrayLike<number> = scored.rows;
+    if (f.narrowing) {
+      const inSet = setRows(t, f.narrowing, Math.min(SET_ROWS_MAX, 2 * SET_ROWS_PER_MATCH * scored.size));
+      if (!inSet) return null;
+      rows = scored.among(inSet).rows;
+    }
+    const facts = factTable(t, Array.from(rows));
+    const passes = statusPasses(facts, statuses);
+    const out: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (r < facts.status.length && passes[facts.status[r]!]) out.push(r);
+    }
+    return { rows: out, categoryOf: (r) => facts.categories[facts.category[r]!]!, makerOf: (r) => facts.makers[facts.maker[r]!]! };
+  }
+
   /**
    * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
    * change id, category or status while it is live: only their records are rewritten, engine.ts
    * setListMembership), read for the rows not yet seen. A status-only filter's windows are then
    * checked here instead of joined in SQL: 0.5-0.7 ms for a window of 200 rows over the 29k
-   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (14 bytes a row: 8.1 MB for a
+   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (18 bytes a row: 10.4 MB for a
    * 578k catalogue), with each category and status string kept once.
    */
   let facts: RowFactTable | null = null;
@@ -312,10 +361,13 @@ export function createTextRanking(
         id: new Float64Array(size),
         category: new Int32Array(size),
         status: new Uint16Array(size),
+        maker: new Int32Array(size),
         categories: [null],
         statuses: [''],
+        makers: [null],
         categoryAt: new Map(),
         statusAt: new Map(),
+        makerAt: new Map(),
       };
     }
     const f = facts;
@@ -330,11 +382,12 @@ export function createTextRanking(
     const unseen = rows.filter((r) => r < f.status.length && f.status[r] === 0);
     if (unseen.length)
       for (const x of stmt(
-        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
-      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string }[]) {
+        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status, p.mfr_slug AS maker FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
+      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string; maker: string | null }[]) {
         f.id[x.r] = x.id;
         f.category[x.r] = intern(f.categories, f.categoryAt, x.category);
         f.status[x.r] = intern(f.statuses, f.statusAt, x.status);
+        f.maker[x.r] = intern(f.makers, f.makerAt, x.maker);
       }
     return f;
   }
@@ -394,5 +447,5 @@ export function createTextRanking(
   /** Resolves once a version's BM25 can be summed from postings (its row lengths read; at once without postings). */
   const postingsReady = (t: VersionTables): Promise<void> => (usePostings ? postings.ready(t) : Promise.resolve());
 
-  return { textMatch, rankedText, postingsReady };
+  return { textMatch, rankedText, matchedRows, postingsReady };
 }
