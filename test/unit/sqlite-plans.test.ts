@@ -397,6 +397,10 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       ['the largest category', { status: ['active'], categories: [cats[0]!.slug] }],
       ['two makers, any status', { manufacturers: [mfrs[0]!.slug, mfrs[2]!.slug] }],
       ['a maker, two statuses', { status: ['active', 'nrnd'], manufacturers: [mfrs[1]!.slug] }],
+      ['a maker, in stock', { status: ['active'], inStock: true, manufacturers: [mfrs[0]!.slug] }],
+      // No indexed condition: the windows rank, the total is the scored rows passing on their facts.
+      ['active, in stock', { status: ['active'], inStock: true }],
+      ['any status, in stock', { inStock: true }],
     ];
     let matched = 0;
     for (const text of ['resistor', 'capacitor', 'led', 'smd', 'ceramic capacitor 0603']) {
@@ -437,6 +441,8 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       { status: ['active'], categories: [category] },
       { manufacturers: [maker] },
       { status: ['active'], inStock: true },
+      { status: ['active'], inStock: true, manufacturers: [maker] },
+      { status: ['active'], excludeCategories: [category] },
     ];
     for (const text of ['resistor', 'ceramic capacitor 0603', 'led'])
       for (const filters of filterCases) {

@@ -68,11 +68,11 @@ export interface FilterSql extends SqlCondition {
   /** The statuses asked for when the status is the filters' only condition (knn.ts checks those in memory); null otherwise. */
   statusOnly: readonly string[] | null;
   /**
-   * What the filters ask beyond their narrowing conditions when that is at most the status: [] for
-   * nothing (every part the narrowing selects passes), else the statuses; null when they ask more
-   * (excluded categories, in stock, a price at a quantity) or have no narrowing conditions.
+   * What the filters ask beyond their narrowing conditions (all of it when there are none) when that is
+   * at most the status and `in_stock`, conditions on the part's own row: the statuses ([] for any) and
+   * whether in stock. Null when they ask more (excluded categories, a price at a quantity).
    */
-  statusBeyondNarrowing: readonly string[] | null;
+  rowConditions: { statuses: readonly string[]; inStock: boolean } | null;
   /**
    * The statuses and category subtrees asked for when they are the filters' only conditions (both
    * present) besides `in_stock`; null otherwise. Such a filter-only page is read category by category
@@ -182,7 +182,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   const statusInCategories =
     parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
   const narrowed = Boolean(categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined);
-  const statusBeyondNarrowing = narrowed && !f.excludeCategories?.length && !f.inStock && !f.priceAt ? (f.status ?? []) : null;
+  const rowConditions = !f.excludeCategories?.length && !f.priceAt ? { statuses: f.status ?? [], inStock: f.inStock === true } : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),
@@ -194,7 +194,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     },
     narrowing: null,
     statusOnly,
-    statusBeyondNarrowing,
+    rowConditions,
     statusInCategories,
   };
   if (narrowed) out.narrowing = onlyIndexed ? out : filterSql({ categories, manufacturers, lists, specs, maxPriceUsd }, t);

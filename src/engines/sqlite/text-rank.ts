@@ -5,6 +5,8 @@
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
 import type { FilterSql } from './filters.ts';
+
+type RowConditions = NonNullable<FilterSql['rowConditions']>;
 import { fewSelected, type FewSelected } from './filter-plans.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
@@ -44,6 +46,8 @@ interface RowFactTable {
   status: Uint16Array;
   /** Index into `makers` (0: null). */
   maker: Int32Array;
+  /** 1 when the part is in stock (stock > 0). */
+  inStock: Uint8Array;
   categories: (string | null)[];
   statuses: string[];
   makers: (string | null)[];
@@ -197,11 +201,14 @@ export function createTextRanking(
         const both = s0 ? rankInSet(t, f, s0, k, true) : null;
         if (both) return both;
         const hits = windowed(t, match, f, k, scores());
-        if (hits) return { hits, total: null };
+        // The exact total of a filter on the rows' own columns alone (status, in stock): the scored rows
+        // that pass, on their kept facts, where the join counts every match in FTS5 ("resistor" over the
+        // active parts in stock at 578k, 86k matches: 74 -> 25 ms).
+        if (hits) return { hits, total: s0 && !f.narrowing && f.rowConditions ? passing(t, s0.rows, f.rowConditions).length : null };
         // The windows found the filters selective: when the parts passing their indexed conditions are
         // few enough to read (under a quarter of the matches and RANK_FEW_MAX) behind no large set, they
         // are ranked from the postings too ("resistor 0603" in a 700-part list of the 578k catalogue,
-        // 98k matches: 55 -> 2 ms); else, when the filters ask at most the status beyond those
+        // 98k matches: 55 -> 2 ms); else, when the filters ask at most the status and in-stock beyond those
         // conditions, the matches among the rows those conditions select (rankInSet); else the join,
         // whose cost is the matches'.
         const s = scores();
@@ -221,7 +228,7 @@ export function createTextRanking(
   /**
    * The best k matches among the rows the filters' narrowing conditions select (manufacturers,
    * categories, lists, specs, the lowest price: FilterSql.narrowing), when the filters ask at most the
-   * status beyond them (statusBeyondNarrowing): the rows' ids are read through the conditions' indexes
+   * status and `in_stock` beyond them (FilterSql.rowConditions): the rows' ids are read through the conditions' indexes
    * alone (no parts row), when they are at most SET_ROWS_PER_MATCH times the matches (counted first, up
    * to that: a count costs a third of the read), looked up among the query's scored rows, and the
    * statuses of those that match are checked on the rows' remembered facts (factsOf). The exact total
@@ -231,18 +238,18 @@ export function createTextRanking(
    */
   function rankInSet(t: VersionTables, f: FilterSql, scored: ScoredRows, k: number, wantTotal: boolean): RankedText | null {
     const narrowing = f.narrowing;
-    const statuses = f.statusBeyondNarrowing;
-    if (!narrowing || !statuses) return null;
+    const conditions = f.rowConditions;
+    if (!narrowing || !conditions) return null;
     const rows = setRows(t, narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size));
     if (!rows) return null;
     const { rows: matching, scores } = scored.among(rows);
     const facts = factTable(t, matching);
-    const passes = statusPasses(facts, statuses);
+    const passes = rowPasses(facts, conditions);
     const passed: number[] = [];
     const negated: number[] = [];
     for (let i = 0; i < matching.length; i++) {
       const r = matching[i]!;
-      if (r < facts.status.length && passes[facts.status[r]!]) {
+      if (passes(r)) {
         passed.push(i);
         negated.push(-scores[i]!);
       }
@@ -301,22 +308,24 @@ export function createTextRanking(
       .all(...narrowing.params, bound) as number[];
   }
 
-  /** Whether each status code of the fact table passes `statuses` ([]: any status); code 0 (no part) never does. */
-  const statusPasses = (facts: RowFactTable, statuses: readonly string[]): boolean[] => {
-    const allowed = statuses.length ? new Set(statuses) : null;
-    return facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
+  /** Whether a row of the fact table (read) passes the row conditions: its status code ([]: any; code 0, no part, never) and stock. */
+  const rowPasses = (facts: RowFactTable, c: RowConditions): ((r: number) => boolean) => {
+    const allowed = c.statuses.length ? new Set(c.statuses) : null;
+    const passes = facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
+    const { status, inStock } = facts;
+    return c.inStock ? (r) => r < status.length && passes[status[r]!]! && inStock[r] === 1 : (r) => r < status.length && passes[status[r]!]!;
   };
 
   /**
    * The rows matching `match` and passing the filters, with their categories and makers, when the query
-   * is scored from the postings and the filters ask at most the status beyond their indexed conditions
+   * is scored from the postings and the filters ask at most the status and in-stock beyond their indexed conditions
    * (read as rankInSet reads them with the exact total, up to twice the matches): facet counts then
    * start from these instead of the plain join of every match (facets.ts). Null otherwise.
    */
   function matchedRows(t: VersionTables, match: TextMatch, f: FilterSql): MatchedRows | null {
     if (plan !== 'windows' || !usePostings) return null;
-    const statuses = f.narrowing ? f.statusBeyondNarrowing : (f.statusOnly ?? (f.sql === '1' ? [] : null));
-    if (!statuses) return null;
+    const conditions = f.rowConditions;
+    if (!conditions) return null;
     const scored = postings.score(t, match);
     if (!scored) return null;
     let rows: ArrayLike<number> = scored.rows;
@@ -325,22 +334,29 @@ export function createTextRanking(
       if (!inSet) return null;
       rows = scored.among(inSet).rows;
     }
+    const { out, facts } = passingWithFacts(t, rows, conditions);
+    return { rows: out, categoryOf: (r) => facts.categories[facts.category[r]!]!, makerOf: (r) => facts.makers[facts.maker[r]!]! };
+  }
+
+  /** The rows passing the row conditions (on their facts, read for the rows not seen yet), and the fact table. */
+  function passingWithFacts(t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions): { out: number[]; facts: RowFactTable } {
     const facts = factTable(t, Array.from(rows));
-    const passes = statusPasses(facts, statuses);
+    const passes = rowPasses(facts, conditions);
     const out: number[] = [];
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
-      if (r < facts.status.length && passes[facts.status[r]!]) out.push(r);
+      if (passes(r)) out.push(r);
     }
-    return { rows: out, categoryOf: (r) => facts.categories[facts.category[r]!]!, makerOf: (r) => facts.makers[facts.maker[r]!]! };
+    return { out, facts };
   }
+  const passing = (t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions) => passingWithFacts(t, rows, conditions).out;
 
   /**
    * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
    * change id, category or status while it is live: only their records are rewritten, engine.ts
    * setListMembership), read for the rows not yet seen. A status-only filter's windows are then
    * checked here instead of joined in SQL: 0.5-0.7 ms for a window of 200 rows over the 29k
-   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (18 bytes a row: 10.4 MB for a
+   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (19 bytes a row: 11 MB for a
    * 578k catalogue), with each category and status string kept once.
    */
   let facts: RowFactTable | null = null;
@@ -362,6 +378,7 @@ export function createTextRanking(
         category: new Int32Array(size),
         status: new Uint16Array(size),
         maker: new Int32Array(size),
+        inStock: new Uint8Array(size),
         categories: [null],
         statuses: [''],
         makers: [null],
@@ -382,12 +399,13 @@ export function createTextRanking(
     const unseen = rows.filter((r) => r < f.status.length && f.status[r] === 0);
     if (unseen.length)
       for (const x of stmt(
-        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status, p.mfr_slug AS maker FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
-      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string; maker: string | null }[]) {
+        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status, p.mfr_slug AS maker, p.stock > 0 AS inStock FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
+      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string; maker: string | null; inStock: number | null }[]) {
         f.id[x.r] = x.id;
         f.category[x.r] = intern(f.categories, f.categoryAt, x.category);
         f.status[x.r] = intern(f.statuses, f.statusAt, x.status);
         f.maker[x.r] = intern(f.makers, f.makerAt, x.maker);
+        f.inStock[x.r] = x.inStock === 1 ? 1 : 0;
       }
     return f;
   }
