@@ -401,6 +401,8 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       // No indexed condition: the windows rank, the total is the scored rows passing on their facts.
       ['active, in stock', { status: ['active'], inStock: true }],
       ['any status, in stock', { inStock: true }],
+      ['a maker, one category excluded', { status: ['active'], manufacturers: [mfrs[0]!.slug], excludeCategories: [cats[0]!.slug] }],
+      ['active, a root category excluded', { status: ['active'], excludeCategories: [cats[0]!.slug.split('/')[0]!] }],
     ];
     let matched = 0;
     for (const text of ['resistor', 'capacitor', 'led', 'smd', 'ceramic capacitor 0603']) {
@@ -429,6 +431,81 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
     }
   }, 60_000);
 
+  it('answers the same while the row facts are read a budget at a time (the SQL plans meanwhile), and once they are all read', async () => {
+    const budgeted = createSqliteEngine({ file: dbFile, factsReadMax: 200 });
+    try {
+      await budgeted.init();
+      await budgeted.warmUp!();
+      const maker = (await auto.facets({ text: null, filters: {}, size: 500 })).manufacturers.sort((a, b) => b.count - a.count)[0]!.slug;
+      const cases: EngineFilters[] = [{ status: ['active'] }, { status: ['active'], inStock: true }, { status: ['active'], manufacturers: [maker] }];
+      // Each round reads up to 200 more rows' facts; by the last every row of these queries is read.
+      for (let round = 0; round < 40; round++)
+        for (const filters of cases)
+          for (const text of ['resistor', 'capacitor']) {
+            const name = `${round}: ${text} / ${JSON.stringify(filters)}`;
+            const page = (e: SearchEngine) => e.textSearch({ text, filters, limit: 20, offset: 0 });
+            expect(await page(budgeted), name).toEqual(await page(seek));
+            if (round % 13 === 0) expect(await budgeted.facets({ text, filters, size: 20 }), name).toEqual(await seek.facets({ text, filters, size: 20 }));
+          }
+      // All read by now: the facets come from the postings and the facts, no FTS5 join runs.
+      const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<
+        'all' | 'get' | 'run' | 'iterate',
+        (...a: unknown[]) => unknown
+      >;
+      const ran: string[] = [];
+      const saved = { all: statement.all, get: statement.get, run: statement.run, iterate: statement.iterate };
+      for (const m of ['all', 'get', 'run', 'iterate'] as const)
+        statement[m] = function (this: { source: string }, ...a: unknown[]) {
+          ran.push(this.source);
+          return saved[m].apply(this, a);
+        };
+      try {
+        await budgeted.facets({ text: 'resistor', filters: { status: ['active'] }, size: 5 });
+      } finally {
+        Object.assign(statement, saved);
+      }
+      expect(ran.length).toBeGreaterThan(0);
+      expect(ran.filter((q) => q.includes('MATCH'))).toEqual([]);
+    } finally {
+      await budgeted.close();
+    }
+  }, 60_000);
+
+  it('leaves uncategorised parts out when categories are excluded, on the kept facts as in SQL', async () => {
+    // A copy where every 7th part has no category: `NOT (category under ...)` is null for them in SQL.
+    const file = copyIndex('uncategorised.db');
+    const db = new Database(file);
+    try {
+      const live = db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string;
+      db.prepare(`UPDATE ${versionTables(live).parts} SET category = NULL WHERE rowid % 7 = 0`).run();
+    } finally {
+      db.close();
+    }
+    const a = createSqliteEngine({ file });
+    const j = createSqliteEngine({ file, plans: { textRank: 'join', facetCounts: 'seek' } });
+    try {
+      await Promise.all([a.init(), j.init()]);
+      await a.warmUp!();
+      const cats = (await a.facets({ text: null, filters: {}, size: 500 })).categories.sort((x, y) => y.count - x.count);
+      const maker = (await a.facets({ text: null, filters: {}, size: 500 })).manufacturers.sort((x, y) => y.count - x.count)[0]!.slug;
+      for (const filters of [
+        { status: ['active'], excludeCategories: [cats[0]!.slug] },
+        { manufacturers: [maker], excludeCategories: [cats[1]!.slug] },
+      ] as EngineFilters[]) {
+        for (const text of ['resistor', 'capacitor']) {
+          const name = `${text} / ${JSON.stringify(filters)}`;
+          const page = (e: SearchEngine) => e.textSearch({ text, filters, limit: 30, offset: 0 });
+          expect(await page(a), name).toEqual(await page(j));
+          const facets = (e: SearchEngine) => e.facets({ text, filters, size: 50 });
+          expect(await facets(a), name).toEqual(await facets(j));
+        }
+      }
+    } finally {
+      await a.close();
+      await j.close();
+    }
+  });
+
   it('facets with text count the text matches the same way', async () => {
     const all = await auto.facets({ text: null, filters: {}, size: 500 });
     const maker = all.manufacturers.sort((a, b) => b.count - a.count)[0]!.slug;
@@ -443,6 +520,7 @@ describe('SQLite plan choices (broad sets, facet counts)', () => {
       { status: ['active'], inStock: true },
       { status: ['active'], inStock: true, manufacturers: [maker] },
       { status: ['active'], excludeCategories: [category] },
+      { manufacturers: [maker], excludeCategories: [category.split('/')[0]!] },
     ];
     for (const text of ['resistor', 'ceramic capacitor 0603', 'led'])
       for (const filters of filterCases) {

@@ -30,6 +30,8 @@ export interface SqliteEngineOptions {
   file: string;
   /** When a query word counts as common (text-rank.ts). */
   commonWord?: CommonWordBounds;
+  /** Most rows whose facts one query reads (text-rank.ts factTable's budget; tests lower it). */
+  factsReadMax?: number;
   /** Exact kNN over the vectors in memory (vector-scan.ts) when usearch loads; false: vec0's KNN only. Default true. */
   memoryVectors?: boolean;
   /** Versions with at least this many vectors get an HNSW graph at ingest (vector-index.ts; default ANN_MIN_VECTORS; tests lower it). */
@@ -116,7 +118,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     return hasPrices ? t : { ...t, prices: NO_PRICES };
   }
 
-  const { textMatch, rankedText, matchedRows, postingsReady } = createTextRanking(db, stmt, opts.commonWord, opts.plans?.textRank, opts.plans?.bm25 !== 'fts5');
+  const { textMatch, rankedText, matchedRows, postingsReady } = createTextRanking(
+    db,
+    stmt,
+    opts.commonWord,
+    opts.plans?.textRank,
+    opts.plans?.bm25 !== 'fts5',
+    opts.factsReadMax,
+  );
   const nearest = createKnn(db, stmt, opts.memoryVectors !== false, opts.file);
   const facetPlan = opts.plans?.facetCounts ?? 'auto';
   const countFacets = createFacetCounts(db, stmt, facetPlan);

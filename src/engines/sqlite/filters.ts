@@ -69,10 +69,12 @@ export interface FilterSql extends SqlCondition {
   statusOnly: readonly string[] | null;
   /**
    * What the filters ask beyond their narrowing conditions (all of it when there are none) when that is
-   * at most the status and `in_stock`, conditions on the part's own row: the statuses ([] for any) and
-   * whether in stock. Null when they ask more (excluded categories, a price at a quantity).
+   * at most the status, `in_stock` and excluded categories, conditions on the part's own row: the
+   * statuses ([] for any), whether in stock, the excluded category subtrees ([] for none; with any, an
+   * uncategorised part fails too, as `NOT (...)` over its null category does in SQL). Null when they ask
+   * more (a price at a quantity).
    */
-  rowConditions: { statuses: readonly string[]; inStock: boolean } | null;
+  rowConditions: { statuses: readonly string[]; inStock: boolean; excludeCategories: readonly string[] } | null;
   /**
    * The statuses and category subtrees asked for when they are the filters' only conditions (both
    * present) besides `in_stock`; null otherwise. Such a filter-only page is read category by category
@@ -182,7 +184,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   const statusInCategories =
     parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
   const narrowed = Boolean(categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined);
-  const rowConditions = !f.excludeCategories?.length && !f.priceAt ? { statuses: f.status ?? [], inStock: f.inStock === true } : null;
+  const rowConditions = !f.priceAt ? { statuses: f.status ?? [], inStock: f.inStock === true, excludeCategories: f.excludeCategories ?? [] } : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),

@@ -34,6 +34,8 @@ const RANK_FEW_MAX = 5_000;
  */
 const SET_ROWS_PER_MATCH = 1;
 const SET_ROWS_MAX = 500_000;
+/** Most rows whose facts one query reads for the plans that check them there (factTable's budget). */
+const FACTS_READ_MAX = 10_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
 /** The rows of one version the ranked windows have read: id, category and status by rowid (see factsOf). */
@@ -79,6 +81,14 @@ export interface CommonWordBounds {
  */
 export type TextRankPlan = 'windows' | 'join';
 
+/** The position of `v` in `list` (added once); position 0 is null (categories, makers) or "not read" (statuses). */
+function intern(list: (string | null)[], at: Map<string, number>, v: string | null): number {
+  if (v === null) return 0;
+  let i = at.get(v);
+  if (i === undefined) at.set(v, (i = list.push(v) - 1));
+  return i;
+}
+
 /**
  * The best k matches passing the filters, best first, and how many match and pass in all when the plan
  * that found them counted them on the way (null: count them apart).
@@ -116,6 +126,7 @@ export function createTextRanking(
   plan: TextRankPlan = 'windows',
   /** Whether BM25 may be summed from postings (postings.ts) rather than by FTS5's bm25(); tests compare both. */
   usePostings = true,
+  factsReadMax = FACTS_READ_MAX,
 ) {
   // A new version's row lengths are read in the background (postings.ts); FTS5 ranks until then.
   const postings = createPostingsScorer(db, { lengthsInBackground: true }, stmt);
@@ -198,23 +209,24 @@ export function createTextRanking(
         // ranks: the set's rows give both at once when they are few enough ("resistor" within the 85k chip
         // resistors of the 578k catalogue, 98k matches: 77 -> 44 ms, bench/filters.ts).
         const s0 = wantTotal ? scores() : null;
-        const both = s0 ? rankInSet(t, f, s0, k, true) : null;
+        const both = s0 && f.narrowing ? rankInSet(t, f, s0, k, true) : null;
         if (both) return both;
         const hits = windowed(t, match, f, k, scores());
-        // The exact total of a filter on the rows' own columns alone (status, in stock): the scored rows
-        // that pass, on their kept facts, where the join counts every match in FTS5 ("resistor" over the
+        // The exact total of a filter on the rows' own columns alone (status, in stock, category): the
+        // scored rows that pass, on their kept facts, where the join counts every match in FTS5 ("resistor" over the
         // active parts in stock at 578k, 86k matches: 74 -> 25 ms).
-        if (hits) return { hits, total: s0 && !f.narrowing && f.rowConditions ? passing(t, s0.rows, f.rowConditions).length : null };
+        if (hits) return { hits, total: s0 && !f.narrowing && f.rowConditions ? passing(t, s0.rows, f.rowConditions) : null };
         // The windows found the filters selective: when the parts passing their indexed conditions are
         // few enough to read (under a quarter of the matches and RANK_FEW_MAX) behind no large set, they
         // are ranked from the postings too ("resistor 0603" in a 700-part list of the 578k catalogue,
-        // 98k matches: 55 -> 2 ms); else, when the filters ask at most the status and in-stock beyond those
-        // conditions, the matches among the rows those conditions select (rankInSet); else the join,
-        // whose cost is the matches'.
+        // 98k matches: 55 -> 2 ms); else, when the filters ask at most the status, in-stock and excluded
+        // categories beyond those conditions, the matches among the rows those conditions select, or among
+        // all the matches when there are none (rankInSet: "chip resistor 1%" outside the chip resistors at
+        // 578k, 236 -> 25 ms); else the join, whose cost is the matches'.
         const s = scores();
         const some = s ? fewSelected(stmt, t, f, Math.min(RANK_FEW_MAX, Math.floor(s.size / 4)), { cheapOnly: true }) : null;
         if (s && some) return rankFew(t, some, s, k);
-        const inSet = s && !wantTotal ? rankInSet(t, f, s, k, false) : null;
+        const inSet = s && (!wantTotal || !f.narrowing) ? rankInSet(t, f, s, k, wantTotal) : null;
         if (inSet) return inSet;
       }
     }
@@ -228,10 +240,11 @@ export function createTextRanking(
   /**
    * The best k matches among the rows the filters' narrowing conditions select (manufacturers,
    * categories, lists, specs, the lowest price: FilterSql.narrowing), when the filters ask at most the
-   * status and `in_stock` beyond them (FilterSql.rowConditions): the rows' ids are read through the conditions' indexes
-   * alone (no parts row), when they are at most SET_ROWS_PER_MATCH times the matches (counted first, up
-   * to that: a count costs a third of the read), looked up among the query's scored rows, and the
-   * statuses of those that match are checked on the rows' remembered facts (factsOf). The exact total
+   * status, `in_stock` and excluded categories beyond them (FilterSql.rowConditions): the rows' ids are
+   * read through the conditions' indexes alone (no parts row), when they are at most SET_ROWS_PER_MATCH
+   * times the matches (counted first, up to that: a count costs a third of the read), looked up among
+   * the query's scored rows, and those that match are checked on the rows' kept facts (factTable:
+   * status, stock, category). The exact total
    * comes with them. Where the plain join scores every match in FTS5 and reads its parts row
    * ("resistor" within Yageo's 24k parts of the 578k catalogue, 98k matches: about 70 ms, and as much
    * again for the total). Null when the set is larger than that.
@@ -239,11 +252,13 @@ export function createTextRanking(
   function rankInSet(t: VersionTables, f: FilterSql, scored: ScoredRows, k: number, wantTotal: boolean): RankedText | null {
     const narrowing = f.narrowing;
     const conditions = f.rowConditions;
-    if (!narrowing || !conditions) return null;
-    const rows = setRows(t, narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size));
+    if (!conditions) return null;
+    // Without indexed conditions, every match is a candidate.
+    const rows = narrowing ? setRows(t, narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size)) : Array.from(scored.rows);
     if (!rows) return null;
     const { rows: matching, scores } = scored.among(rows);
-    const facts = factTable(t, matching);
+    const facts = factTable(t, matching, factsReadMax);
+    if (!facts) return null;
     const passes = rowPasses(facts, conditions);
     const passed: number[] = [];
     const negated: number[] = [];
@@ -308,17 +323,25 @@ export function createTextRanking(
       .all(...narrowing.params, bound) as number[];
   }
 
-  /** Whether a row of the fact table (read) passes the row conditions: its status code ([]: any; code 0, no part, never) and stock. */
+  /**
+   * Whether a row of the fact table (read) passes the row conditions: its status code ([]: any; code 0, no
+   * part, never), stock and category (not under an excluded subtree, and not null when any is excluded).
+   */
   const rowPasses = (facts: RowFactTable, c: RowConditions): ((r: number) => boolean) => {
     const allowed = c.statuses.length ? new Set(c.statuses) : null;
     const passes = facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
-    const { status, inStock } = facts;
-    return c.inStock ? (r) => r < status.length && passes[status[r]!]! && inStock[r] === 1 : (r) => r < status.length && passes[status[r]!]!;
+    const { status, inStock, category } = facts;
+    const byStatus = (r: number) => r < status.length && passes[status[r]!]!;
+    const byStock = c.inStock ? (r: number) => byStatus(r) && inStock[r] === 1 : byStatus;
+    if (!c.excludeCategories.length) return byStock;
+    const out = facts.categories.map((x) => x === null || c.excludeCategories.some((e) => x === e || x.startsWith(`${e}/`)));
+    return (r) => byStock(r) && !out[category[r]!];
   };
 
   /**
    * The rows matching `match` and passing the filters, with their categories and makers, when the query
-   * is scored from the postings and the filters ask at most the status and in-stock beyond their indexed conditions
+   * is scored from the postings and the filters ask at most the status, in-stock and excluded categories
+   * beyond their indexed conditions
    * (read as rankInSet reads them with the exact total, up to twice the matches): facet counts then
    * start from these instead of the plain join of every match (facets.ts). Null otherwise.
    */
@@ -334,13 +357,16 @@ export function createTextRanking(
       if (!inSet) return null;
       rows = scored.among(inSet).rows;
     }
-    const { out, facts } = passingWithFacts(t, rows, conditions);
+    const read = passingWithFacts(t, rows, conditions);
+    if (!read) return null;
+    const { out, facts } = read;
     return { rows: out, categoryOf: (r) => facts.categories[facts.category[r]!]!, makerOf: (r) => facts.makers[facts.maker[r]!]! };
   }
 
   /** The rows passing the row conditions (on their facts, read for the rows not seen yet), and the fact table. */
-  function passingWithFacts(t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions): { out: number[]; facts: RowFactTable } {
-    const facts = factTable(t, Array.from(rows));
+  function passingWithFacts(t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions): { out: number[]; facts: RowFactTable } | null {
+    const facts = factTable(t, Array.from(rows), factsReadMax);
+    if (!facts) return null;
     const passes = rowPasses(facts, conditions);
     const out: number[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -349,7 +375,7 @@ export function createTextRanking(
     }
     return { out, facts };
   }
-  const passing = (t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions) => passingWithFacts(t, rows, conditions).out;
+  const passing = (t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions) => passingWithFacts(t, rows, conditions)?.out.length ?? null;
 
   /**
    * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
@@ -361,7 +387,7 @@ export function createTextRanking(
    */
   let facts: RowFactTable | null = null;
   function factsOf(t: VersionTables, rows: readonly number[]): { r: number; id: number; category: string | null; status: string }[] {
-    const f = factTable(t, rows);
+    const f = factTable(t, rows, Infinity)!;
     const out: { r: number; id: number; category: string | null; status: string }[] = [];
     for (const r of rows)
       if (r < f.status.length && f.status[r] !== 0) out.push({ r, id: f.id[r]!, category: f.categories[f.category[r]!]!, status: f.statuses[f.status[r]!]! });
@@ -369,7 +395,13 @@ export function createTextRanking(
   }
 
   /** The version's fact table with `rows` read into it (a row of no part keeps status 0). */
-  function factTable(t: VersionTables, rows: readonly number[]): RowFactTable {
+  /**
+   * The version's fact table with `rows` read into it (a row of no part keeps status 0), reading at most
+   * `budget` rows not seen yet: null when more are unseen (those read stay), so that the callers, which
+   * have a plan in SQL to fall back to, spread a common word's first reads (about 3 µs a row: 130k rows,
+   * 0.38 s at 578k) over several queries instead of one.
+   */
+  function factTable(t: VersionTables, rows: readonly number[], budget: number): RowFactTable | null {
     if (facts?.parts !== t.parts) {
       const size = ((stmt(`SELECT max(rowid) FROM ${t.parts}`).pluck().get() as number | null) ?? 0) + 1;
       facts = {
@@ -388,15 +420,9 @@ export function createTextRanking(
       };
     }
     const f = facts;
-    /** The position of `v` in `list` (added once); position 0 is null (categories) or "not read" (statuses). */
-    const intern = (list: (string | null)[], at: Map<string, number>, v: string | null): number => {
-      if (v === null) return 0;
-      let i = at.get(v);
-      if (i === undefined) at.set(v, (i = list.push(v) - 1));
-      return i;
-    };
     // status 0: not read yet (every stored status is a string, so a read row's code is at least 1)
-    const unseen = rows.filter((r) => r < f.status.length && f.status[r] === 0);
+    const all = rows.filter((r) => r < f.status.length && f.status[r] === 0);
+    const unseen = all.length > budget ? all.slice(0, budget) : all;
     if (unseen.length)
       for (const x of stmt(
         `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status, p.mfr_slug AS maker, p.stock > 0 AS inStock FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
@@ -407,7 +433,7 @@ export function createTextRanking(
         f.maker[x.r] = intern(f.makers, f.makerAt, x.maker);
         f.inStock[x.r] = x.inStock === 1 ? 1 : 0;
       }
-    return f;
+    return unseen.length < all.length ? null : f;
   }
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
