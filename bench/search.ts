@@ -101,10 +101,15 @@ async function load(url: string, paths: string[] | undefined, concurrency: numbe
 
 /** p50 of embedding one query (`calls` calls after 10 not counted). */
 async function p50Of(embedder: Embedder, calls = 100): Promise<number> {
+  return timedP50(calls, (i) => embedder.embed([`${NL[i % NL.length]} ${i}`]));
+}
+
+/** p50 of `run(i)` over `calls` calls, after 10 not counted. */
+async function timedP50(calls: number, run: (i: number) => Promise<unknown>): Promise<number> {
   const t: number[] = [];
   for (let i = 0; i < calls + 10; i++) {
     const t0 = performance.now();
-    await embedder.embed([`${NL[i % NL.length]} ${i}`]);
+    await run(i);
     if (i >= 10) t.push(performance.now() - t0);
   }
   return +median(t).toFixed(3);
@@ -151,14 +156,8 @@ const queryVectors = s.embedder && info.vectors ? await s.embedder.embed([...NL]
 
 /** p50 of the engine's kNN alone: k = 100 under agentic search's default status filter, ids only (`calls` after 10 not counted). */
 async function knnP50(calls = 100): Promise<number | null> {
-  if (!queryVectors) return null;
-  const t: number[] = [];
-  for (let i = 0; i < calls + 10; i++) {
-    const t0 = performance.now();
-    await s.engine.knn(queryVectors[i % queryVectors.length]!, 100, { status: ['active'] });
-    if (i >= 10) t.push(performance.now() - t0);
-  }
-  return +median(t).toFixed(3);
+  const vs = queryVectors;
+  return vs ? timedP50(calls, (i) => s.engine.knn(vs[i % vs.length]!, 100, { status: ['active'] })) : null;
 }
 
 /**

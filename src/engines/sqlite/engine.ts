@@ -30,7 +30,7 @@ export interface SqliteEngineOptions {
   file: string;
   /** When a query word counts as common (text-rank.ts). */
   commonWord?: CommonWordBounds;
-  /** Most rows whose facts one query reads (text-rank.ts factTable's budget; tests lower it). */
+  /** Most rows whose facts one query reads (row-facts.ts, its budget; tests lower it). */
   factsReadMax?: number;
   /** Exact kNN over the vectors in memory (vector-scan.ts) when usearch loads; false: vec0's KNN only. Default true. */
   memoryVectors?: boolean;

@@ -44,10 +44,10 @@ export function createFacetCounts(db: Database.Database, stmt: (sql: string) => 
     stmt(`DELETE FROM ${ROWS}`).run();
     try {
       const known = 'rows' in set ? set : null;
-      const total =
-        'rows' in set
-          ? stmt(`INSERT INTO ${ROWS} (r) SELECT value FROM json_each(?)`).run(JSON.stringify(set.rows)).changes
-          : stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${set.sql})`).run(...set.params).changes;
+      const query = set as SqlCondition;
+      const total = known
+        ? stmt(`INSERT INTO ${ROWS} (r) SELECT value FROM json_each(?)`).run(JSON.stringify(known.rows)).changes
+        : stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${query.sql})`).run(...query.params).changes;
       const specNames: Record<string, number> = {};
       for (const r of stmt(
         `SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r GROUP BY s.name ORDER BY n DESC, s.name`,

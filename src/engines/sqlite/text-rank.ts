@@ -5,8 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { TextHit } from '../port.ts';
 import type { FilterSql } from './filters.ts';
-
-type RowConditions = NonNullable<FilterSql['rowConditions']>;
+import { createRowFacts } from './row-facts.ts';
 import { fewSelected, type FewSelected } from './filter-plans.ts';
 import { nextWindow } from './window.ts';
 import { FTS_COLUMNS, type VersionTables } from './schema.ts';
@@ -34,31 +33,10 @@ const RANK_FEW_MAX = 5_000;
  */
 const SET_ROWS_PER_MATCH = 1;
 const SET_ROWS_MAX = 500_000;
-/** Most rows whose facts one query reads for the plans that check them there (factTable's budget). */
+/** Most rows whose facts one query reads for the plans that check them there (row-facts.ts, its budget). */
 const FACTS_READ_MAX = 10_000;
 /** Below 1 row in this many passing the filters, the filters go inside the plain join instead. */
 const SELECTIVE_PASS_RATE = 20;
-/** The rows of one version the ranked windows have read: id, category and status by rowid (see factsOf). */
-interface RowFactTable {
-  parts: string;
-  id: Float64Array;
-  /** Index into `categories` (0: null). */
-  category: Int32Array;
-  /** Index into `statuses` (0: not read yet; a version has a handful of statuses). */
-  status: Uint16Array;
-  /** Index into `makers` (0: null). */
-  maker: Int32Array;
-  /** 1 when the part is in stock (stock > 0). */
-  inStock: Uint8Array;
-  categories: (string | null)[];
-  statuses: string[];
-  makers: (string | null)[];
-  /** Positions in `categories`, `statuses` and `makers` by value. */
-  categoryAt: Map<string, number>;
-  statusAt: Map<string, number>;
-  makerAt: Map<string, number>;
-}
-
 /**
  * The rows matching a text and passing the filters, with each row's category and manufacturer slug
  * (facet counts: facets.ts), from the postings and the rows' kept facts (matchedRows).
@@ -80,14 +58,6 @@ export interface CommonWordBounds {
  * filters selective (the default; see rankedText), or the plain join at once (tests compare the two).
  */
 export type TextRankPlan = 'windows' | 'join';
-
-/** The position of `v` in `list` (added once); position 0 is null (categories, makers) or "not read" (statuses). */
-function intern(list: (string | null)[], at: Map<string, number>, v: string | null): number {
-  if (v === null) return 0;
-  let i = at.get(v);
-  if (i === undefined) at.set(v, (i = list.push(v) - 1));
-  return i;
-}
 
 /**
  * The best k matches passing the filters, best first, and how many match and pass in all when the plan
@@ -205,17 +175,15 @@ export function createTextRanking(
         const s = few.cheap ? scores() : null;
         if (s) return rankFew(t, few, s, k);
       } else {
-        // With the exact total wanted, the join's count of every match is most of the cost whichever plan
-        // ranks: the set's rows give both at once when they are few enough ("resistor" within the 85k chip
-        // resistors of the 578k catalogue, 98k matches: 77 -> 44 ms, bench/filters.ts).
-        const s0 = wantTotal ? scores() : null;
-        const both = s0 && f.narrowing ? rankInSet(t, f, s0, k, true) : null;
+        // With the exact total wanted under indexed conditions, the join's count of every match is most of
+        // the cost whichever plan ranks: the set's rows give both at once when they are few enough
+        // ("resistor" within the 85k chip resistors of the 578k catalogue, 98k matches: 77 -> 44 ms,
+        // bench/filters.ts). Otherwise the set is tried only once the windows find the filters selective.
+        const setFirst = wantTotal && f.narrowing !== null;
+        const both = setFirst && scores() ? rankInSet(t, f, scores()!, k, true) : null;
         if (both) return both;
         const hits = windowed(t, match, f, k, scores());
-        // The exact total of a filter on the rows' own columns alone (status, in stock, category): the
-        // scored rows that pass, on their kept facts, where the join counts every match in FTS5 ("resistor" over the
-        // active parts in stock at 578k, 86k matches: 74 -> 25 ms).
-        if (hits) return { hits, total: s0 && !f.narrowing && f.rowConditions ? passing(t, s0.rows, f.rowConditions) : null };
+        if (hits) return { hits, total: wantTotal ? rowTotal(t, f, scores()) : null };
         // The windows found the filters selective: when the parts passing their indexed conditions are
         // few enough to read (under a quarter of the matches and RANK_FEW_MAX) behind no large set, they
         // are ranked from the postings too ("resistor 0603" in a 700-part list of the 578k catalogue,
@@ -226,7 +194,7 @@ export function createTextRanking(
         const s = scores();
         const some = s ? fewSelected(stmt, t, f, Math.min(RANK_FEW_MAX, Math.floor(s.size / 4)), { cheapOnly: true }) : null;
         if (s && some) return rankFew(t, some, s, k);
-        const inSet = s && (!wantTotal || !f.narrowing) ? rankInSet(t, f, s, k, wantTotal) : null;
+        const inSet = s && !setFirst ? rankInSet(t, f, s, k, wantTotal) : null;
         if (inSet) return inSet;
       }
     }
@@ -238,47 +206,60 @@ export function createTextRanking(
   }
 
   /**
+   * The exact total of a filter on the rows' own columns alone (status, in stock, excluded categories):
+   * the scored rows passing on their kept facts, where the join counts every match in FTS5 ("resistor"
+   * over the active parts in stock at 578k, 86k matches: 74 -> 25 ms). Null: count it in SQL.
+   */
+  function rowTotal(t: VersionTables, f: FilterSql, scored: ScoredRows | null): number | null {
+    if (!scored || f.narrowing || !f.rowConditions) return null;
+    return rowFacts.passing(t, Array.from(scored.rows), f.rowConditions, factsReadMax)?.at.length ?? null;
+  }
+
+  /**
    * The best k matches among the rows the filters' narrowing conditions select (manufacturers,
    * categories, lists, specs, the lowest price: FilterSql.narrowing), when the filters ask at most the
    * status, `in_stock` and excluded categories beyond them (FilterSql.rowConditions): the rows' ids are
    * read through the conditions' indexes alone (no parts row), when they are at most SET_ROWS_PER_MATCH
    * times the matches (counted first, up to that: a count costs a third of the read), looked up among
-   * the query's scored rows, and those that match are checked on the rows' kept facts (factTable:
-   * status, stock, category). The exact total
-   * comes with them. Where the plain join scores every match in FTS5 and reads its parts row
-   * ("resistor" within Yageo's 24k parts of the 578k catalogue, 98k matches: about 70 ms, and as much
-   * again for the total). Null when the set is larger than that.
+   * the query's scored rows, and those that match are checked on the rows' kept facts (row-facts.ts:
+   * status, stock, category); without narrowing conditions, every match is. The exact total comes with
+   * them. Where the plain join scores every match in FTS5 and reads its parts row ("resistor" within
+   * Yageo's 24k parts of the 578k catalogue, 98k matches: about 70 ms, and as much again for the total).
+   * Null when the set is larger than that, or its rows' facts are not all read yet.
    */
   function rankInSet(t: VersionTables, f: FilterSql, scored: ScoredRows, k: number, wantTotal: boolean): RankedText | null {
-    const narrowing = f.narrowing;
-    const conditions = f.rowConditions;
-    if (!conditions) return null;
-    // Without indexed conditions, every match is a candidate.
-    const rows = narrowing ? setRows(t, narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (wantTotal ? 2 : 1) * scored.size)) : Array.from(scored.rows);
-    if (!rows) return null;
-    const { rows: matching, scores } = scored.among(rows);
-    const facts = factTable(t, matching, factsReadMax);
-    if (!facts) return null;
-    const passes = rowPasses(facts, conditions);
-    const passed: number[] = [];
-    const negated: number[] = [];
-    for (let i = 0; i < matching.length; i++) {
-      const r = matching[i]!;
-      if (passes(r)) {
-        passed.push(i);
-        negated.push(-scores[i]!);
-      }
-    }
+    const cand = f.rowConditions && candidates(t, f, scored, wantTotal);
+    const read = cand && rowFacts.passing(t, cand.rows, f.rowConditions!, factsReadMax);
+    if (!read) return null;
+    const { rows, scores } = cand!;
+    const { at, facts } = read;
     // Records only for the rows scoring at least the k-th best (bestOf breaks their ties by id).
-    const cut = passed.length > k ? -kthLargest(Float64Array.from(negated), k) : Infinity;
+    let cut = Infinity;
+    if (at.length > k) {
+      const negated = new Float64Array(at.length);
+      for (let j = 0; j < at.length; j++) negated[j] = -scores[at[j]!]!;
+      cut = -kthLargest(negated, k);
+    }
     const best: { id: number; category: string | null; s: number }[] = [];
-    for (const i of passed) {
+    for (const i of at) {
       const s = scores[i]!;
       if (s > cut) continue;
-      const r = matching[i]!;
+      const r = rows[i]!;
       best.push({ id: facts.id[r]!, category: facts.categories[facts.category[r]!]!, s });
     }
-    return { hits: bestOf(best, k), total: passed.length };
+    return { hits: bestOf(best, k), total: at.length };
+  }
+
+  /**
+   * The matches a set-driven plan starts from, with their bm25() values: those among the rows the
+   * filters' narrowing conditions select (setRows, up to SET_ROWS_PER_MATCH times the matches, twice that
+   * when every match passing is counted), or every match when there are no such conditions. Null when
+   * the set is larger.
+   */
+  function candidates(t: VersionTables, f: FilterSql, scored: ScoredRows, countAll: boolean): { rows: number[]; scores: number[] } | null {
+    if (!f.narrowing) return scored.among(Array.from(scored.rows));
+    const rows = setRows(t, f.narrowing, Math.min(SET_ROWS_MAX, SET_ROWS_PER_MATCH * (countAll ? 2 : 1) * scored.size));
+    return rows && scored.among(rows);
   }
 
   /**
@@ -324,117 +305,28 @@ export function createTextRanking(
   }
 
   /**
-   * Whether a row of the fact table (read) passes the row conditions: its status code ([]: any; code 0, no
-   * part, never), stock and category (not under an excluded subtree, and not null when any is excluded).
-   */
-  const rowPasses = (facts: RowFactTable, c: RowConditions): ((r: number) => boolean) => {
-    const allowed = c.statuses.length ? new Set(c.statuses) : null;
-    const passes = facts.statuses.map((x, i) => i > 0 && (!allowed || allowed.has(x)));
-    const { status, inStock, category } = facts;
-    const byStatus = (r: number) => r < status.length && passes[status[r]!]!;
-    const byStock = c.inStock ? (r: number) => byStatus(r) && inStock[r] === 1 : byStatus;
-    if (!c.excludeCategories.length) return byStock;
-    const out = facts.categories.map((x) => x === null || c.excludeCategories.some((e) => x === e || x.startsWith(`${e}/`)));
-    return (r) => byStock(r) && !out[category[r]!];
-  };
-
-  /**
    * The rows matching `match` and passing the filters, with their categories and makers, when the query
    * is scored from the postings and the filters ask at most the status, in-stock and excluded categories
-   * beyond their indexed conditions
-   * (read as rankInSet reads them with the exact total, up to twice the matches): facet counts then
-   * start from these instead of the plain join of every match (facets.ts). Null otherwise.
+   * beyond their indexed conditions (the candidates rankInSet reads with the exact total, all checked on
+   * the rows' facts): facet counts then start from these instead of the plain join of every match
+   * (facets.ts). Null otherwise.
    */
   function matchedRows(t: VersionTables, match: TextMatch, f: FilterSql): MatchedRows | null {
-    if (plan !== 'windows' || !usePostings) return null;
-    const conditions = f.rowConditions;
-    if (!conditions) return null;
+    if (plan !== 'windows' || !usePostings || !f.rowConditions) return null;
     const scored = postings.score(t, match);
-    if (!scored) return null;
-    let rows: ArrayLike<number> = scored.rows;
-    if (f.narrowing) {
-      const inSet = setRows(t, f.narrowing, Math.min(SET_ROWS_MAX, 2 * SET_ROWS_PER_MATCH * scored.size));
-      if (!inSet) return null;
-      rows = scored.among(inSet).rows;
-    }
-    const read = passingWithFacts(t, rows, conditions);
+    const cand = scored && candidates(t, f, scored, true);
+    const read = cand && rowFacts.passing(t, cand.rows, f.rowConditions, factsReadMax);
     if (!read) return null;
-    const { out, facts } = read;
-    return { rows: out, categoryOf: (r) => facts.categories[facts.category[r]!]!, makerOf: (r) => facts.makers[facts.maker[r]!]! };
+    const { facts } = read;
+    return {
+      rows: read.at.map((i) => cand!.rows[i]!),
+      categoryOf: (r) => facts.categories[facts.category[r]!]!,
+      makerOf: (r) => facts.makers[facts.maker[r]!]!,
+    };
   }
 
-  /** The rows passing the row conditions (on their facts, read for the rows not seen yet), and the fact table. */
-  function passingWithFacts(t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions): { out: number[]; facts: RowFactTable } | null {
-    const facts = factTable(t, Array.from(rows), factsReadMax);
-    if (!facts) return null;
-    const passes = rowPasses(facts, conditions);
-    const out: number[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (passes(r)) out.push(r);
-    }
-    return { out, facts };
-  }
-  const passing = (t: VersionTables, rows: ArrayLike<number>, conditions: RowConditions) => passingWithFacts(t, rows, conditions)?.out.length ?? null;
-
-  /**
-   * What the ranked windows need of a row, by rowid, remembered per version (a version's parts never
-   * change id, category or status while it is live: only their records are rewritten, engine.ts
-   * setListMembership), read for the rows not yet seen. A status-only filter's windows are then
-   * checked here instead of joined in SQL: 0.5-0.7 ms for a window of 200 rows over the 29k
-   * catalogue, against 0.01-0.04 ms. Arrays indexed by rowid, allocated for every row on first use (19 bytes a row: 11 MB for a
-   * 578k catalogue), with each category and status string kept once.
-   */
-  let facts: RowFactTable | null = null;
-  function factsOf(t: VersionTables, rows: readonly number[]): { r: number; id: number; category: string | null; status: string }[] {
-    const f = factTable(t, rows, Infinity)!;
-    const out: { r: number; id: number; category: string | null; status: string }[] = [];
-    for (const r of rows)
-      if (r < f.status.length && f.status[r] !== 0) out.push({ r, id: f.id[r]!, category: f.categories[f.category[r]!]!, status: f.statuses[f.status[r]!]! });
-    return out;
-  }
-
-  /** The version's fact table with `rows` read into it (a row of no part keeps status 0). */
-  /**
-   * The version's fact table with `rows` read into it (a row of no part keeps status 0), reading at most
-   * `budget` rows not seen yet: null when more are unseen (those read stay), so that the callers, which
-   * have a plan in SQL to fall back to, spread a common word's first reads (about 3 µs a row: 130k rows,
-   * 0.38 s at 578k) over several queries instead of one.
-   */
-  function factTable(t: VersionTables, rows: readonly number[], budget: number): RowFactTable | null {
-    if (facts?.parts !== t.parts) {
-      const size = ((stmt(`SELECT max(rowid) FROM ${t.parts}`).pluck().get() as number | null) ?? 0) + 1;
-      facts = {
-        parts: t.parts,
-        id: new Float64Array(size),
-        category: new Int32Array(size),
-        status: new Uint16Array(size),
-        maker: new Int32Array(size),
-        inStock: new Uint8Array(size),
-        categories: [null],
-        statuses: [''],
-        makers: [null],
-        categoryAt: new Map(),
-        statusAt: new Map(),
-        makerAt: new Map(),
-      };
-    }
-    const f = facts;
-    // status 0: not read yet (every stored status is a string, so a read row's code is at least 1)
-    const all = rows.filter((r) => r < f.status.length && f.status[r] === 0);
-    const unseen = all.length > budget ? all.slice(0, budget) : all;
-    if (unseen.length)
-      for (const x of stmt(
-        `SELECT p.rowid AS r, p.id AS id, p.category AS category, p.status AS status, p.mfr_slug AS maker, p.stock > 0 AS inStock FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value`,
-      ).all(JSON.stringify(unseen)) as { r: number; id: number; category: string | null; status: string; maker: string | null; inStock: number | null }[]) {
-        f.id[x.r] = x.id;
-        f.category[x.r] = intern(f.categories, f.categoryAt, x.category);
-        f.status[x.r] = intern(f.statuses, f.statusAt, x.status);
-        f.maker[x.r] = intern(f.makers, f.makerAt, x.maker);
-        f.inStock[x.r] = x.inStock === 1 ? 1 : 0;
-      }
-    return unseen.length < all.length ? null : f;
-  }
+  /** Row facts (row-facts.ts), for the plans that check filters on the rows' own columns outside SQL. */
+  const rowFacts = createRowFacts(stmt);
 
   /** The ranked-window plan of rankedText; null when the filters turn out selective (the plain join then). */
   function windowed(t: VersionTables, match: TextMatch, f: FilterSql, k: number, scored: ScoredRows | null): TextHit[] | null {
@@ -454,7 +346,7 @@ export function createTextRanking(
     const allowed = f.statusOnly ? new Set(f.statusOnly) : null;
     const pick = (rows: number[]): { r: number; id: number; category: string | null }[] =>
       allowed
-        ? factsOf(t, rows).filter((x) => allowed.has(x.status))
+        ? rowFacts.of(t, rows).filter((x) => allowed.has(x.status))
         : (stmt(
             `SELECT p.rowid AS r, p.id AS id, p.category AS category FROM json_each(?) j CROSS JOIN ${t.parts} p ON p.rowid = j.value WHERE ${f.probeSql}`,
           ).all(JSON.stringify(rows), ...f.params) as { r: number; id: number; category: string | null }[]);
