@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runIngest } from '../ingest/pipeline.ts';
 import { loadConfig } from '../src/config.ts';
-import { createAccounts } from '../src/composition.ts';
+import { createAccounts, createJobServices } from '../src/composition.ts';
 import { createSqliteEngine } from '../src/engines/sqlite/engine.ts';
 import { createApp } from '../src/http/app.ts';
 import { createCatalogProvider } from '../src/catalog/view.ts';
@@ -111,6 +111,7 @@ for (const adapter of adapters) {
     accounts,
     throttle,
     gate,
+    jobs: await createJobServices(config),
   };
   const account = await accounts.createAccount({ name: 'bench', subscription: true, credit_micros: 1e15 });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
@@ -179,6 +180,7 @@ for (const adapter of adapters) {
   await gate.close();
   await accounts.close();
   await throttle.close();
+  await s.jobs.store.close();
   await engine.close();
   if (adapter === 'redis') await purgeRedisPrefix(process.env.REDIS_URL!, prefix);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,7 @@ import { cachingEmbedder } from './embeddings/query-cache.ts';
 import type { Embedder } from './embeddings/port.ts';
 import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
-import type { AppServices } from './http/services.ts';
+import type { AppServices, JobServices } from './http/services.ts';
 
 export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {
@@ -65,6 +65,27 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   return { accounts, throttle, gate: a.createGate(accounts, throttle) };
 }
 
+/** The AI jobs' store (Redis with REDIS_URL, else jobs.db in the data dir) and provider. */
+export async function createJobServices(config: Config): Promise<JobServices> {
+  let store;
+  if (config.redisUrl) {
+    const { createRedisJobStore } = await import('./jobs/redis-store.ts');
+    store = createRedisJobStore({ url: config.redisUrl, prefix: config.redisPrefix });
+  } else {
+    const { createSqliteJobStore } = await import('./jobs/sqlite-store.ts');
+    store = createSqliteJobStore({ file: path.join(config.dataDir, 'jobs.db') });
+  }
+  let provider;
+  if (config.llmProvider === 'openai') {
+    const { createOpenAiProvider } = await import('./ai/openai.ts');
+    provider = createOpenAiProvider({ baseURL: config.llmBaseUrl!, apiKey: config.llmApiKey ?? 'none', model: config.llmModel });
+  } else {
+    const { createLocalProvider } = await import('./ai/local.ts');
+    provider = createLocalProvider();
+  }
+  return { store, provider, tokenBudget: config.aiTokenBudget };
+}
+
 /**
  * `bulkEmbedding`: the process embeds batches of documents (ingest), so one forward pass may use every
  * core; otherwise (the API) it embeds one short query at a time beside the thread serving requests,
@@ -83,7 +104,8 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
     embedderMessage = status.message;
   }
   const { accounts, throttle, gate } = await createAccounts(config);
-  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate };
+  const jobs = await createJobServices(config);
+  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate, jobs };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {
@@ -92,4 +114,6 @@ export async function closeServices(s: AppServices): Promise<void> {
   await s.gate?.close();
   await s.accounts.close();
   await s.throttle.close();
+  await s.jobs.store.close();
+  await s.jobs.provider.close();
 }

@@ -52,6 +52,18 @@ export interface Config {
   readonly billing: BillingConfig;
   /** Secret mixed into stored key hashes (HMAC); null: a per-data-dir secret file is used. */
   readonly keyPepper: string | null;
+  /** AI provider of the jobs: local rules (no LLM, no key) or an OpenAI-compatible endpoint. */
+  readonly llmProvider: 'local' | 'openai';
+  /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1). */
+  readonly llmBaseUrl: string | null;
+  readonly llmApiKey: string | null;
+  readonly llmModel: string;
+  /** Most LLM tokens one AI job may use; its price is held at creation. */
+  readonly aiTokenBudget: number;
+  /** Job workers in the API process (0: only `partsearch worker` processes run jobs). */
+  readonly jobWorkers: number;
+  /** Absolute base URL of the API as clients reach it (stream_url, citation links); null: the request's origin. */
+  readonly publicBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +136,15 @@ function redisPrefix(env: Env): string {
   return v;
 }
 
+function llm(env: Env): Pick<Config, 'llmProvider' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel'> {
+  const llmProvider = oneOf(env, 'LLM_PROVIDER', ['local', 'openai'] as const, 'local');
+  const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
+  const llmApiKey = str(env, 'LLM_API_KEY');
+  const llmModel = str(env, 'LLM_MODEL') ?? 'gpt-4o-mini';
+  if (llmProvider === 'openai' && llmBaseUrl === null) throw new ConfigError('LLM_BASE_URL', 'is required when LLM_PROVIDER=openai');
+  return { llmProvider, llmBaseUrl, llmApiKey, llmModel };
+}
+
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
 export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
 
@@ -177,6 +198,10 @@ export function loadConfig(env: Env = process.env): Config {
       defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     }),
     keyPepper: str(env, 'PARTSEARCH_KEY_PEPPER'),
+    ...llm(env),
+    aiTokenBudget: int(env, 'AI_JOB_TOKEN_BUDGET', 20_000, 1, 10_000_000),
+    jobWorkers: int(env, 'JOB_WORKERS', 2, 0, 64),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
   });
 }
 

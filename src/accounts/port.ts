@@ -55,6 +55,11 @@ export interface DebitRequest {
   period: string;
   /** Idempotency: a debit with the same reference (per account) is applied once. */
   reference?: string;
+  /**
+   * Gives back `units` and `amount_micros` of an earlier debit instead (the unused part of an AI job's
+   * hold: jobs/billing.ts): the balance rises, the class's usage falls; never refused.
+   */
+  refund?: boolean;
 }
 
 export type DebitResult = { ok: true; balance_micros: number } | { ok: false; reason: 'insufficient_credit' | 'usage_limit_exceeded'; balance_micros: number };

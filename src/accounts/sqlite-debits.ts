@@ -76,7 +76,7 @@ export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (D
     } else usage.set(uk, { d, units: d.units, micros: d.amount_micros });
     bal -= d.amount_micros;
     balance.set(d.account_id, bal);
-    if (d.amount_micros > 0 || d.reference !== null) {
+    if (d.amount_micros !== 0 || d.reference !== null) {
       // One ledger entry per account, period and class in a batch; a debit with a reference keeps its own.
       const lk = rk === null ? uk : `ref\u0000${rk}`;
       const e = ledger.get(lk);

@@ -80,11 +80,14 @@ export interface CheckedDebit {
 export function checkDebit(req: DebitRequest): CheckedDebit {
   if (!(USAGE_CLASSES as readonly unknown[]).includes(req.usage_class)) throw new RangeError(`accounts: unknown usage class ${String(req.usage_class)}`);
   const quota = req.monthly_quota_units ?? null;
+  // A refund is a debit of negative units and amount: both adapters' checks pass it (a balance is never
+  // below a negative amount, usage never over its quota by less), and their sums take it back.
+  const sign = req.refund === true ? -1 : 1;
   return {
     account_id: checkText('account_id', req.account_id),
     usage_class: req.usage_class,
-    units: checkCount('units', req.units),
-    amount_micros: checkMicros('amount_micros', req.amount_micros),
+    units: sign * checkCount('units', req.units),
+    amount_micros: sign * checkMicros('amount_micros', req.amount_micros),
     quota: quota === null ? null : checkCount('monthly_quota_units', quota),
     period: checkText('period', req.period),
     reference: req.reference === undefined || req.reference === null ? null : checkText('reference', req.reference),

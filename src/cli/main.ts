@@ -7,9 +7,19 @@ import { ingestCommand } from './ingest.ts';
 import { listsCommand } from './lists.ts';
 import { relevanceCommand } from './relevance.ts';
 import { sampleCommand } from './sample.ts';
-import { serveCommand, startCommand } from './serve.ts';
+import { serveCommand, startCommand, workerCommand } from './serve.ts';
 
-const COMMANDS: Command[] = [startCommand, serveCommand, ingestCommand, listsCommand, accountsCommand, keysCommand, sampleCommand, relevanceCommand];
+const COMMANDS: Command[] = [
+  startCommand,
+  serveCommand,
+  workerCommand,
+  ingestCommand,
+  listsCommand,
+  accountsCommand,
+  keysCommand,
+  sampleCommand,
+  relevanceCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -9,9 +9,11 @@ import type { AppServices } from '../http/services.ts';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { CAPABILITIES } from '../accounts/port.ts';
-import type { Command } from './args.ts';
+import { UsageError, type Command } from './args.ts';
 import type { EngineInfo } from '../engines/port.ts';
 import { printSummary } from './ingest.ts';
+import { startRunner } from '../jobs/runner.ts';
+import { jobsDeps } from '../jobs/service.ts';
 
 export async function listen(s: AppServices): Promise<Server> {
   const app = createApp(s);
@@ -44,6 +46,7 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   const info = await s.engine.info();
   await warmUp(s, info);
   const server = await listen(s);
+  const runner = s.config.jobWorkers > 0 ? startRunner(jobsDeps(s), { concurrency: s.config.jobWorkers }) : null;
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
   s.log.info('partsearch ready', {
@@ -53,6 +56,8 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     parts: info.parts,
     search: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
     embeddings: s.embedderMessage,
+    ai_provider: s.jobs.provider.name,
+    job_workers: s.config.jobWorkers,
   });
   if (!s.embedder || !info.vectors)
     s.log.warn(
@@ -65,6 +70,7 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   });
   s.log.info('shutting down');
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await runner?.stop();
   await closeServices(s);
   return 0;
 }
@@ -84,6 +90,31 @@ export const serveCommand: Command = {
   options: listenOptions,
   async run(v) {
     return serveUntilSignal(await createServices(configWithListen(v)));
+  },
+};
+
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'Run AI job workers (discovery, deep dive) beside the API processes sharing REDIS_URL',
+  usage:
+    'partsearch worker [--concurrency N]\n\nTakes queued jobs from the configured job store (Redis with REDIS_URL, else jobs.db in the data dir) until SIGINT or SIGTERM; a job being run is finished first.',
+  options: { concurrency: { type: 'string' } },
+  async run(v) {
+    loadDotEnv();
+    const config = loadConfig();
+    const n = v.concurrency === undefined ? Math.max(1, config.jobWorkers) : Number(v.concurrency);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64, got "${String(v.concurrency)}"`);
+    const s = await createServices(config);
+    const runner = startRunner(jobsDeps(s), { concurrency: n });
+    s.log.info('partsearch worker ready', { concurrency: n, ai_provider: s.jobs.provider.name, store: config.redisUrl ? 'redis' : 'sqlite' });
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    s.log.info('worker stopping: finishing the jobs in hand');
+    await runner.stop();
+    await closeServices(s);
+    return 0;
   },
 };
 

@@ -18,6 +18,7 @@ import { parametricRoutes } from './routes/parametric.ts';
 import { agenticRoutes } from './routes/agentic.ts';
 import { matchRoutes } from './routes/match.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { graphqlRoutes } from '../graphql/route.ts';
 import type { AppServices } from './services.ts';
 
@@ -34,6 +35,7 @@ export function apiRoutes(s: AppServices): RouteSpec[] {
     ...parametricRoutes(s),
     ...matchRoutes(s),
     ...partDetailRoutes(s),
+    ...jobRoutes(s),
     ...graphqlRoutes(s),
   ];
 }

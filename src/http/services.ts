@@ -6,6 +6,16 @@ import type { Config } from '../config.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
+import type { AiProvider } from '../ai/port.ts';
+import type { JobStore } from '../jobs/port.ts';
+
+/** The AI jobs' store (and queue) and provider. */
+export interface JobServices {
+  store: JobStore;
+  provider: AiProvider;
+  /** Most LLM tokens one job may use; its price is held at creation (jobs/service.ts). */
+  tokenBudget: number;
+}
 
 export interface AppServices {
   config: Config;
@@ -23,4 +33,5 @@ export interface AppServices {
    * `throttle` (createGate). The Redis composition sets a one-round-trip gate.
    */
   gate?: Gate;
+  jobs: JobServices;
 }

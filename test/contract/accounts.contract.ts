@@ -327,6 +327,28 @@ export function accountStoreContract(
         expect((await store.usage(a.id, PERIOD)).by_class.match_lines).toEqual({ units: 7, amount_micros: 0 });
       });
 
+      it('a refund gives back units and money of an earlier hold, once per reference, and frees its quota', async () => {
+        const a = await store.createAccount({ name: unique('hold'), credit_micros: 1_000_000 });
+        const hold = { units: 20_000, cls: 'ai_tokens' as const, quota: 30_000 };
+        expect(await debit(a.id, 200_000, { ...hold, reference: 'job_1:hold' })).toEqual({ ok: true, balance_micros: 800_000 });
+        // A second hold would pass the quota: refused.
+        expect((await debit(a.id, 200_000, hold)).ok).toBe(false);
+        const refund = { account_id: a.id, usage_class: 'ai_tokens' as const, units: 18_500, amount_micros: 185_000, period: PERIOD, refund: true };
+        expect(await store.debit({ ...refund, reference: 'job_1:settle' })).toEqual({ ok: true, balance_micros: 985_000 });
+        expect(await store.debit({ ...refund, reference: 'job_1:settle' })).toEqual({ ok: true, balance_micros: 985_000 });
+        expect((await store.usage(a.id, PERIOD)).by_class.ai_tokens).toEqual({ units: 1_500, amount_micros: 15_000 });
+        expect((await debit(a.id, 200_000, hold)).ok).toBe(true);
+        if (ledgerOf) {
+          const rows = (await ledgerOf(a.id)).filter((r) => r.usage_class === 'ai_tokens');
+          expect(rows.map((r) => [r.amount_micros, r.reference])).toEqual([
+            [-200_000, 'job_1:hold'],
+            [185_000, 'job_1:settle'],
+            [-200_000, null],
+          ]);
+        }
+        await expect(store.debit({ ...refund, units: -1 })).rejects.toThrow(RangeError);
+      });
+
       it('enforces the monthly quota atomically with the balance (per class and period)', async () => {
         const a = await store.createAccount({ name: unique('quota') });
         expect((await debit(a.id, 600, { units: 6, quota: 10 })).ok).toBe(true);

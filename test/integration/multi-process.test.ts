@@ -2,7 +2,7 @@
  * Several API processes sharing Redis (accounts, ledger, throttle): the window's allowance and the
  * balance hold exactly across processes. Two real `partsearch serve` processes on loopback.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
@@ -11,22 +11,10 @@ import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+import { spawnPartsearch, waitUp } from '../support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) noteSkip('multi-process Redis tests', 'REDIS_URL is not set');
-const root = path.resolve(import.meta.dirname, '..', '..');
-
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
   const prefix = `pstest-mp-${process.pid}-${Date.now()}:`;
@@ -42,20 +30,16 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
     await engine.close();
     store = createRedisAccountStore({ url: REDIS_URL!, pepper: Buffer.from(pepper), prefix });
     for (const port of [0, 1].map((i) => 20000 + (process.pid % 10000) + i * 7)) {
-      const p = spawn(process.execPath, [path.join(root, 'bin', 'partsearch.js'), 'serve'], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PARTSEARCH_DATA_DIR: dir,
-          REDIS_URL,
-          REDIS_KEY_PREFIX: prefix,
-          PARTSEARCH_KEY_PEPPER: pepper,
-          EMBEDDING_MODEL_DIR: 'none',
-          LOG_LEVEL: 'warn',
-          PRICES_USD: 'part_records=0.1',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+      const p = spawnPartsearch(['serve'], {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PARTSEARCH_DATA_DIR: dir,
+        REDIS_URL: REDIS_URL!,
+        REDIS_KEY_PREFIX: prefix,
+        PARTSEARCH_KEY_PEPPER: pepper,
+        EMBEDDING_MODEL_DIR: 'none',
+        LOG_LEVEL: 'warn',
+        PRICES_USD: 'part_records=0.1',
       });
       procs.push(p);
       urls.push(`http://127.0.0.1:${port}`);

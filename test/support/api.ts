@@ -10,6 +10,11 @@ import type { AppServices } from '../../src/http/services.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { tempDir } from './fixtures.ts';
+import type { AiProvider } from '../../src/ai/port.ts';
+import { createLocalProvider } from '../../src/ai/local.ts';
+import { createSqliteJobStore } from '../../src/jobs/sqlite-store.ts';
+import { startRunner } from '../../src/jobs/runner.ts';
+import { jobsDeps } from '../../src/jobs/service.ts';
 import { startServer } from './server.ts';
 import { ingestCatalog, ingestSmallFixture, type CatalogFiles } from './small-engine.ts';
 
@@ -45,7 +50,12 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
 }
 
 /** A test API over the small fixture with its lists, or over `catalog` when given. */
-export async function startTestApi(env: Record<string, string> = {}, kind: EngineKind = 'sqlite', catalog?: CatalogFiles): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  kind: EngineKind = 'sqlite',
+  catalog?: CatalogFiles,
+  opts: { provider?: AiProvider } = {},
+): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
   if (catalog) await ingestCatalog(engine, catalog);
@@ -59,7 +69,11 @@ export async function startTestApi(env: Record<string, string> = {}, kind: Engin
     log: silentLogger,
     accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
     throttle: createMemoryThrottle(),
+    jobs: { store: createSqliteJobStore({ file: path.join(dir, 'jobs.db') }), provider: createLocalProvider(), tokenBudget: 20_000 },
   };
+  if (opts.provider) services.jobs.provider = opts.provider;
+  // Jobs run in this process, as with the embedded default's JOB_WORKERS.
+  const runner = startRunner(jobsDeps(services), { concurrency: 2 });
   const server = await startServer(services);
   let n = 0;
   return {
@@ -91,7 +105,9 @@ export async function startTestApi(env: Record<string, string> = {}, kind: Engin
       });
     },
     async close() {
+      await runner.stop();
       await server.close();
+      await services.jobs.store.close();
       await services.engine.close();
       await drop();
       await services.accounts.close();

@@ -1,0 +1,281 @@
+/**
+ * The local AI provider: the default, needing no LLM and no key, and spending no tokens. It judges
+ * with rules over the catalogue's own fields, so every answer is traceable to the record:
+ *   - rank: the retrieval order, moved by how many of the requirements' stated constraints a part
+ *     meets (the query understanding of agentic search: quantities, values such as X7R, packages) and
+ *     by the soft preferences the requirements name (low price, stock, active lifecycle);
+ *   - answer: each question is matched to the part's specs and fields by the words of the question,
+ *     its hint and key (names compared by their spec-name key), else to the sentence of the part's
+ *     documents sharing the most words with it; the value is shaped to the requested format from
+ *     what was found, and an unanswerable question says so (`not_available`) rather than guess.
+ * An OpenAI-compatible endpoint (ai/openai.ts) replaces it when LLM_PROVIDER=openai.
+ */
+import type { PartRecord, PartSpec } from '../catalog/part.ts';
+import { formatSi, parseQuantity, parseWholeQuantity } from '../catalog/units.ts';
+import { satisfiesLoosely } from '../search/spec-match.ts';
+import { specNameKey } from '../search/spec-vocabulary.ts';
+import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
+import type { AiProvider, AnswerRequest, Deliverable, ProviderAnswer, RankAnswer, RankRequest, Source } from './port.ts';
+
+const NO_TOKENS = { input_tokens: 0, output_tokens: 0 };
+
+const PREFERENCES = {
+  price: /\b(cheap(est)?|low[- ]cost|lowest[- ](cost|price)|inexpensive|budget|cost[- ]effective|affordable|price)\b/i,
+  stock: /\b(in[- ]stock|availab(le|ility)|stock|lead[- ]time|supply)\b/i,
+  lifecycle: /\b(active|not (obsolete|eol)|long[- ]term|lifecycle|production)\b/i,
+};
+
+function abortIf(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+}
+
+/** The stated constraints of the requirements a part meets, and those it does not, as short labels. */
+function constraintCheck(u: QueryUnderstanding, p: PartRecord): { met: string[]; missed: string[] } {
+  const met: string[] = [];
+  const missed: string[] = [];
+  for (const c of [...u.specs, ...u.values]) {
+    const label = c.source;
+    (satisfiesLoosely(p.specs, c) ? met : missed).push(label);
+  }
+  for (const pkg of u.packages) {
+    const has = [p.package ?? '', ...p.specs.filter((s) => /package|case/i.test(s.name)).map((s) => s.value)].some((v) => v.toUpperCase().includes(pkg));
+    (has ? met : missed).push(pkg);
+  }
+  return { met, missed };
+}
+
+const usdText = (v: number) => `$${v < 0.01 ? v.toPrecision(2) : v.toFixed(v < 1 ? 4 : 2)}`;
+
+function availability(p: PartRecord): string {
+  const stock = p.stock > 0 ? `${p.stock.toLocaleString('en-US')} in stock` : 'no stock listed';
+  const price = p.min_price_usd !== null ? `, from ${usdText(p.min_price_usd)} a unit` : '';
+  return `${stock}${price}`;
+}
+
+function rank(req: RankRequest): RankAnswer {
+  abortIf(req.signal);
+  const u = understandQuery(req.requirements);
+  const wants = {
+    price: PREFERENCES.price.test(req.requirements),
+    stock: PREFERENCES.stock.test(req.requirements),
+    lifecycle: PREFERENCES.lifecycle.test(req.requirements),
+  };
+  const stated = u.specs.length + u.values.length + u.packages.length;
+  const prices = req.candidates.map((p) => p.min_price_usd).filter((x): x is number => x !== null);
+  const cheapest = prices.length ? Math.min(...prices) : null;
+  const scored = req.candidates.map((p, i) => {
+    const check = constraintCheck(u, p);
+    // Retrieval order first (its reciprocal rank), each stated constraint met worth more than any
+    // move in that order, the named preferences as tie-breakers of similar fits.
+    let score = 1 / (10 + i) + (stated ? (check.met.length / stated) * 0.5 : 0);
+    if (wants.price && p.min_price_usd !== null && cheapest !== null) score += 0.05 * (cheapest / Math.max(p.min_price_usd, 1e-9));
+    if (wants.stock && p.stock > 0) score += 0.05 * Math.min(1, Math.log10(1 + p.stock) / 6);
+    if (wants.lifecycle && p.status === 'active') score += 0.03;
+    return { p, i, check, score };
+  });
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  const picks = scored.slice(0, req.limit);
+  const rationale = (x: (typeof scored)[number]) => {
+    const parts: string[] = [];
+    if (stated) {
+      parts.push(
+        x.check.met.length
+          ? `Meets ${x.check.met.length} of ${stated} stated constraints (${x.check.met.join(', ')})`
+          : `Meets none of the ${stated} stated constraints`,
+      );
+      if (x.check.missed.length) parts.push(`not shown to meet ${x.check.missed.join(', ')}`);
+    } else parts.push(`Closest match to the requirements by search relevance (retrieved #${x.i + 1})`);
+    const key = x.p.specs
+      .slice(0, 4)
+      .map((s) => `${s.name} ${s.value}`)
+      .join(', ');
+    return `${parts.join('; ')}. ${x.p.category?.name ?? 'Uncategorised'}${x.p.package ? `, ${x.p.package}` : ''}${key ? `: ${key}` : ''}. ${availability(x.p)}; ${x.p.status}.`;
+  };
+  const name = (p: PartRecord) => `${p.mpn} (${p.manufacturer.name})`;
+  let summary: string;
+  if (picks.length === 0) summary = `No candidate parts were found for "${req.requirements}" under the given filters.`;
+  else {
+    const [first, second] = picks;
+    summary = `${picks.length} of ${req.candidates.length} retrieved candidates ranked by the stated constraints${
+      wants.price || wants.stock || wants.lifecycle
+        ? ` and the preference for ${Object.keys(wants)
+            .filter((k) => wants[k as keyof typeof wants])
+            .join(', ')}`
+        : ''
+    }. Top pick: ${name(first!.p)}, ${stated ? `meeting ${first!.check.met.length} of ${stated} constraints` : 'the closest match'}, ${availability(first!.p)}.`;
+    if (second) {
+      summary += ` Runner-up: ${name(second.p)}, ${stated ? `meeting ${second.check.met.length} of ${stated}` : 'next by relevance'}, ${availability(second.p)}.`;
+    }
+    summary += ' Ranked by the local rules provider (no LLM): judge trade-offs beyond the stated constraints yourself.';
+  }
+  return { picks: picks.map((x) => ({ id: x.p.id, fit_rationale: rationale(x) })), summary, usage: NO_TOKENS };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deep dive
+
+const STOP = new Set(
+  'a an and are as at be by can do does for from has have how i in is it its let me of on or part please so that the this to was what when where which who why will with would you your value give tell'.split(
+    ' ',
+  ),
+);
+
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1 && !STOP.has(w))
+    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+}
+
+/** The record's own fields a question may ask about, as specs. */
+function fieldSpecs(p: PartRecord): PartSpec[] {
+  const f = (name: string, value: string | null): PartSpec[] => (value ? [{ name, value, num: null, min: null, max: null, unit: null }] : []);
+  return [
+    ...f('Package', p.package),
+    ...f('Manufacturer', p.manufacturer.name),
+    ...f('Lifecycle status', p.status),
+    ...f('Series', p.series),
+    ...f('Category', p.category?.name ?? null),
+    ...f('Description', p.description),
+    ...f('Stock', p.stock > 0 ? String(p.stock) : null),
+    ...f('Unit price (USD, lowest)', p.min_price_usd !== null ? String(p.min_price_usd) : null),
+  ].map((s) => (s.name === 'Stock' || s.name.startsWith('Unit price') ? { ...s, num: Number(s.value), min: Number(s.value), max: Number(s.value) } : s));
+}
+
+/** How well a spec name answers the question's words: shared words over the name's words, exact key a bonus. */
+function nameScore(q: Set<string>, qKey: string, name: string): number {
+  const w = words(name);
+  if (w.length === 0) return 0;
+  const shared = w.filter((x) => q.has(x)).length;
+  let score = shared / w.length + shared * 0.1;
+  if (qKey.includes(specNameKey(name))) score += 0.5;
+  return score;
+}
+
+function bestSpecs(p: PartRecord, d: Deliverable): PartSpec[] {
+  const text = `${d.question} ${d.response_format.hint ?? ''} ${/^\d+$/.test(d.key) ? '' : d.key.replace(/[_-]+/g, ' ')}`;
+  const q = new Set(words(text));
+  const qKey = specNameKey(text);
+  const unit = d.response_format.unit ? (parseQuantity(`1${d.response_format.unit}`)?.unit ?? null) : null;
+  const scored = [...p.specs, ...fieldSpecs(p)]
+    .map((s) => {
+      let score = nameScore(q, qKey, s.name);
+      // A requested unit confirms a numeric spec in that unit.
+      if (unit && s.unit === unit && score > 0) score += 0.3;
+      return { s, score };
+    })
+    .filter((x) => x.score >= 0.5)
+    .sort((a, b) => b.score - a.score);
+  if (scored.length === 0) return [];
+  const top = scored[0]!.score;
+  return scored.filter((x) => x.score >= top - 1e-9).map((x) => x.s);
+}
+
+/** The sentence of the part's documents sharing the most (and at least two) words with the question. */
+function bestPassage(p: PartRecord, d: Deliverable): { document: number; quote: string } | null {
+  const q = new Set(words(`${d.question} ${d.response_format.hint ?? ''}`));
+  let best: { document: number; quote: string; score: number } | null = null;
+  p.documents.forEach((doc, i) => {
+    if (!doc.text) return;
+    for (const sentence of doc.text.split(/(?<=[.!?])\s+|\n+/)) {
+      const w = new Set(words(sentence));
+      let shared = 0;
+      for (const x of q) if (w.has(x)) shared++;
+      if (shared >= 2 && (!best || shared > best.score)) best = { document: i, quote: sentence.trim().slice(0, 500), score: shared };
+    }
+  });
+  return best ? { document: (best as { document: number }).document, quote: (best as { quote: string }).quote } : null;
+}
+
+/** A spec's number in the requested unit ("mA" of a value stored in A), or null. */
+function numberIn(s: PartSpec, unit: string | undefined): number | null {
+  const n = s.num ?? (s.min !== null && s.min === s.max ? s.min : null) ?? parseWholeQuantity(s.value)?.value ?? null;
+  if (n === null) return null;
+  if (!unit) return n;
+  const want = parseQuantity(`1${unit}`);
+  if (!want || want.unit === null) return null;
+  if (s.unit !== null && s.unit !== want.unit) return null;
+  return Number((n / want.value).toPrecision(12));
+}
+
+const notAvailable = (key: string, why: string): ProviderAnswer => ({ key, status: 'not_available', value: null, explanation: why, sources: [] });
+
+function answerOne(p: PartRecord, d: Deliverable): ProviderAnswer {
+  const f = d.response_format;
+  const specs = bestSpecs(p, d);
+  const specSources: Source[] = specs.map((s) => ({ document: null, quote: `${s.name}: ${s.value}` }));
+  const named = specs.map((s) => s.name).join(', ');
+  if (specs.length === 0) {
+    const passage = f.type === 'text' || f.type === 'markdown' ? bestPassage(p, d) : null;
+    if (passage) {
+      return {
+        key: d.key,
+        status: 'answered',
+        value: passage.quote,
+        explanation: `No spec of the record answers this; the closest passage of "${p.documents[passage.document]!.name}" is quoted.`,
+        sources: [passage],
+      };
+    }
+    return notAvailable(d.key, `The catalogue record of ${p.mpn} has no spec, field or document passage that answers this question.`);
+  }
+  const first = specs[0]!;
+  switch (f.type) {
+    case 'number': {
+      const n = numberIn(first, f.unit);
+      if (n === null) {
+        return notAvailable(
+          d.key,
+          `${first.name} is "${first.value}"${f.unit ? `, which is not one number in ${f.unit}` : ', which is not one number'}; read the range or conditions from the source.`,
+        );
+      }
+      return { key: d.key, status: 'answered', value: n, explanation: `From the part's ${first.name} (${first.value}).`, sources: [specSources[0]!] };
+    }
+    case 'enum': {
+      const options = f.enum_values ?? [];
+      const hay = specs.map((s) => s.value.toLowerCase());
+      const hit = options.find((o) => hay.some((v) => v === o.toLowerCase())) ?? options.find((o) => hay.some((v) => v.includes(o.toLowerCase())));
+      if (!hit) return notAvailable(d.key, `${named}: "${specs.map((s) => s.value).join('", "')}" is none of ${options.join(', ')}.`);
+      return { key: d.key, status: 'answered', value: hit, explanation: `${first.name} is "${first.value}".`, sources: specSources };
+    }
+    case 'list': {
+      const items = specs.flatMap((s) => s.value.split(/\s*[,;]\s*/)).filter((x) => x !== '');
+      return { key: d.key, status: 'answered', value: [...new Set(items)], explanation: `From the part's ${named}.`, sources: specSources };
+    }
+    case 'JSON': {
+      const value = Object.fromEntries(specs.map((s) => [s.name, s.num !== null && s.unit !== null ? { value: s.num, unit: s.unit, text: s.value } : s.value]));
+      return { key: d.key, status: 'answered', value, explanation: `From the part's ${named}.`, sources: specSources };
+    }
+    case 'markdown':
+      return {
+        key: d.key,
+        status: 'answered',
+        value: specs.map((s) => `- **${s.name}**: ${s.value}${s.num !== null && s.unit ? ` (${formatSi(s.num, s.unit as never)})` : ''}`).join('\n'),
+        explanation: `From the part's ${named}.`,
+        sources: specSources,
+      };
+    default:
+      return {
+        key: d.key,
+        status: 'answered',
+        value: specs.map((s) => `${s.name}: ${s.value}`).join('; '),
+        explanation: `From the part's ${named}.`,
+        sources: specSources,
+      };
+  }
+}
+
+export function createLocalProvider(): AiProvider {
+  return {
+    name: 'local',
+    free: true,
+    async rank(req) {
+      return rank(req);
+    },
+    async answer(req: AnswerRequest) {
+      abortIf(req.signal);
+      return { answers: req.deliverables.map((d) => answerOne(req.part, d)), usage: NO_TOKENS };
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,463 @@
+/**
+ * The asynchronous AI jobs (SPEC.md Job, Events): POST /v1/parts/discover and
+ * POST /v1/parts/{manufacturer}/{mpn}/deep-dive create them (202, `ai:run`, paid: the credit hold of
+ * jobs/service.ts); GET /v1/jobs/{job_id}, its SSE stream, GET /v1/jobs and POST cancel read and end
+ * them (free, `ai:run`). A job is visible to every key of the account that created it and to no one
+ * else: another account's job id answers 404, as an unknown one does.
+ */
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import { ApiError, notFound, validationError } from '../../errors.ts';
+import { RESPONSE_FORMAT_TYPES, type Deliverable } from '../../ai/port.ts';
+import { JOB_STATUSES, JOB_TYPES, UnknownCursorError, isTerminal, type JobRecord, type JobStatus, type JobType } from '../../jobs/port.ts';
+import { cancelJob, createJob, HoldRefused, jobsDeps, type DeepDiveInput, type DiscoverInput } from '../../jobs/service.ts';
+import { usd } from '../../accounts/billing.ts';
+import { partFiltersSchema, type PartFiltersInput } from '../../search/filters.ts';
+import { partSearchResultSchema } from '../../search/present.ts';
+import type { AuthState } from '../middleware/guard.ts';
+import type { RouteSpec } from '../route.ts';
+import { requestIdSchema } from '../schemas.ts';
+import type { AppServices } from '../services.ts';
+import type { JsonSchema } from '../validation.ts';
+import { filtersFor } from './parametric.ts';
+import { partResolver } from './part-detail.ts';
+
+/** SSE comment lines keep idle connections (and proxies) open, and re-read the job: another process's progress shows within this. */
+export const SSE_KEEPALIVE_MS = 15_000;
+
+const isoDate = { type: 'string', format: 'date-time' } as const;
+const progressSchema: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['message', 'updated_at'],
+  properties: { message: { type: 'string' }, fraction: { type: 'number', minimum: 0, maximum: 1 }, updated_at: isoDate },
+};
+const jobErrorSchema: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['type', 'message'],
+  properties: { type: { type: 'string' }, message: { type: 'string' } },
+};
+const usageSchema: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['input_tokens', 'output_tokens', 'total_tokens'],
+  properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+};
+const discoverPickSchema: JsonSchema = {
+  type: 'object',
+  required: ['rank', 'part', 'fit_rationale'],
+  properties: { rank: { type: 'integer', minimum: 1 }, part: partSearchResultSchema, fit_rationale: { type: 'string' } },
+};
+const discoverResultSchema: JsonSchema = {
+  type: 'object',
+  required: ['summary', 'results'],
+  properties: { summary: { type: 'string' }, results: { type: 'array', items: discoverPickSchema } },
+};
+const citationSchema: JsonSchema = {
+  type: 'object',
+  required: ['document_name', 'document_type', 'quote', 'url'],
+  properties: { document_name: { type: 'string' }, document_type: { type: 'string' }, quote: { type: 'string' }, url: { type: 'string' } },
+};
+const deepDiveResultSchema: JsonSchema = {
+  type: 'object',
+  required: ['answers'],
+  properties: {
+    answers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'question', 'value', 'value_type', 'display', 'explanation', 'citations', 'status'],
+        properties: {
+          key: { type: 'string' },
+          question: { type: 'string' },
+          value: { description: 'Shaped per the requested response format; null unless answered.' },
+          value_type: { type: 'string', enum: ['string', 'markdown', 'number', 'enum', 'list', 'json'] },
+          display: { type: 'string' },
+          explanation: { type: 'string' },
+          citations: { type: 'array', items: citationSchema },
+          status: { type: 'string', enum: ['answered', 'not_available', 'error'] },
+        },
+      },
+    },
+  },
+};
+
+const summaryProps = {
+  job_id: { type: 'string' },
+  type: { type: 'string', enum: [...JOB_TYPES] },
+  status: { type: 'string', enum: [...JOB_STATUSES] },
+  progress: progressSchema,
+  created_at: isoDate,
+  completed_at: { type: ['string', 'null'], format: 'date-time' },
+  error: jobErrorSchema,
+};
+export const jobSummarySchema: JsonSchema = { type: 'object', required: Object.keys(summaryProps), properties: summaryProps };
+export const jobSchema: JsonSchema = {
+  type: 'object',
+  required: [...Object.keys(summaryProps), 'stream_url', 'usage', 'result', 'request_id'],
+  properties: {
+    ...summaryProps,
+    stream_url: { type: 'string', description: 'Absolute URL of the SSE stream of this job.' },
+    usage: usageSchema,
+    result: {
+      description: 'DiscoverResult (discover) or DeepDiveResult (deep_dive) once completed; null until then.',
+      anyOf: [{ type: 'null' }, discoverResultSchema, deepDiveResultSchema],
+    },
+    request_id: requestIdSchema,
+  },
+};
+
+/** The API's own absolute base: PUBLIC_BASE_URL when set, else the origin the request came to. */
+function baseUrl(s: AppServices, ctx: Context): string {
+  return s.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+}
+
+function summaryOf(j: JobRecord) {
+  return { job_id: j.job_id, type: j.type, status: j.status, progress: j.progress, created_at: j.created_at, completed_at: j.completed_at, error: j.error };
+}
+
+function present(s: AppServices, ctx: Context, j: JobRecord) {
+  return {
+    ...summaryOf(j),
+    stream_url: `${baseUrl(s, ctx)}/v1/jobs/${j.job_id}/stream`,
+    usage: j.usage,
+    result: j.result ?? null,
+    request_id: ctx.state.requestId as string,
+  };
+}
+
+/** The caller's job, or 404 (unknown, past retention, or another account's). */
+async function ownJob(s: AppServices, ctx: Context, jobId: string): Promise<JobRecord> {
+  const job = await s.jobs.store.get(jobId);
+  if (!job || job.account_id !== (ctx.state.auth as AuthState).account.id) throw notFound(`Job ${jobId}`);
+  return job;
+}
+
+/** Creates the job; a refused hold is the 402 a paid operation answers. */
+async function create(s: AppServices, ctx: Context, type: JobType, input: DiscoverInput | DeepDiveInput) {
+  const { account } = ctx.state.auth as AuthState;
+  let job: JobRecord;
+  try {
+    job = await createJob(jobsDeps(s), type, account.id, ctx.state.requestId as string, input);
+  } catch (e) {
+    if (!(e instanceof HoldRefused)) throw e;
+    if (e.reason === 'usage_limit_exceeded') throw new ApiError('usage_limit_exceeded', 'The monthly usage quota for ai tokens is exhausted.');
+    throw new ApiError(
+      'insufficient_credit',
+      `The account's credit (${usd(e.balance_micros).toFixed(6)} USD) does not cover this job's token budget (${s.jobs.tokenBudget} tokens, ${usd(e.amount_micros).toFixed(6)} USD held until the job ends).`,
+    );
+  }
+  s.log.info('job created', { job_id: job.job_id, type, account_id: account.id, request_id: job.request_id });
+  ctx.status = 202;
+  ctx.set('Location', `/v1/jobs/${job.job_id}`);
+  return present(s, ctx, job);
+}
+
+const responseFormatSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { enum: [...RESPONSE_FORMAT_TYPES] },
+    unit: { type: 'string', minLength: 1, maxLength: 20, description: 'With number: the unit the value is given in ("mA", "V").' },
+    hint: { type: 'string', maxLength: 500 },
+    enum_values: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 200 },
+      minItems: 1,
+      maxItems: 100,
+      description: 'With enum: the allowed values (required).',
+    },
+  },
+};
+
+/** Deliverables with their keys (the array index when absent) and formats (markdown when absent); duplicate keys or an enum without values are 422s. */
+function deliverablesOf(raw: { key?: string; question: string; response_format?: Deliverable['response_format'] }[]): Deliverable[] {
+  const out = raw.map((d, i) => ({ key: d.key ?? String(i), question: d.question, response_format: d.response_format ?? { type: 'markdown' as const } }));
+  const detail = [];
+  const seen = new Map<string, number>();
+  for (const [i, d] of out.entries()) {
+    const first = seen.get(d.key);
+    if (first !== undefined)
+      detail.push({
+        loc: ['body', 'deliverables', i, 'key'],
+        msg: `Duplicate key "${d.key}" (also deliverable ${first})`,
+        type: 'duplicate_key',
+        input: d.key,
+      });
+    else seen.set(d.key, i);
+    if (d.response_format.type === 'enum' && !d.response_format.enum_values?.length) {
+      detail.push({ loc: ['body', 'deliverables', i, 'response_format', 'enum_values'], msg: 'An enum response format needs enum_values', type: 'missing' });
+    }
+  }
+  if (detail.length) throw validationError(detail);
+  return out;
+}
+
+/** Writes the job's events after `last` as SSE frames until it ends (or the client goes). */
+async function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last: number): Promise<void> {
+  const out = new PassThrough();
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.status = 200;
+  ctx.type = 'text/event-stream';
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = out;
+  let ended = false;
+  let running = false;
+  let again = false;
+  let unwatch: () => void = () => undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepalive);
+    unwatch();
+    out.end();
+  };
+  // Reads the job, then its events after the last sent: the events of a terminal status are written with
+  // it, so a job read as terminal has all its events in the list read after it.
+  const pump = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const now = await s.jobs.store.get(job.job_id);
+        const events = await s.jobs.store.events(job.job_id, last);
+        for (const e of events) {
+          if (ended) return;
+          out.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+          last = e.id;
+        }
+        if (!now || isTerminal(now.status)) return end();
+      } while (again && !ended);
+    } catch (e) {
+      s.log.warn('job stream read failed', { job_id: job.job_id, error: (e as Error).message });
+      end();
+    } finally {
+      running = false;
+    }
+  };
+  const keepalive = setInterval(() => {
+    if (ended) return;
+    out.write(': keep-alive\n\n');
+    void pump();
+  }, SSE_KEEPALIVE_MS);
+  ctx.req.on('close', end);
+  unwatch = await s.jobs.store.watch(job.job_id, () => void pump());
+  if (ended) unwatch();
+  await pump();
+}
+
+export function jobRoutes(s: AppServices): RouteSpec[] {
+  const resolvePart = partResolver(s);
+  const jobIdParams: JsonSchema = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string', minLength: 1, maxLength: 100 } } };
+  const accepted = {
+    202: {
+      description: 'The job, queued.',
+      schema: jobSchema,
+      headers: { Location: { description: 'The job: /v1/jobs/{job_id}.', schema: { type: 'string' } } },
+    },
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/v1/parts/discover',
+      operationId: 'discoverParts',
+      summary: 'Start an AI discovery job',
+      description:
+        'Retrieves candidates for the requirements under the hard filters (agentic search), then ranks them with the AI provider. Paid by AI tokens: the job holds the price of its token budget at creation and is settled when it ends (README "Metering").',
+      tags: ['jobs'],
+      access: 'ai:run',
+      paid: true,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['requirements'],
+        properties: {
+          requirements: { type: 'string', minLength: 1, maxLength: 4000, description: 'Natural-language need; soft trade-offs.' },
+          filters: partFiltersSchema,
+          limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+        },
+      },
+      responses: accepted,
+      handler: async (ctx, { body }) => {
+        const b = body as { requirements: string; filters?: PartFiltersInput; limit: number };
+        if (b.requirements.trim() === '')
+          throw validationError([{ loc: ['body', 'requirements'], msg: 'Must not be blank', type: 'blank', input: b.requirements }]);
+        const { filters } = await filtersFor(s, (ctx.state.auth as AuthState).account, b.filters);
+        return create(s, ctx, 'discover', { requirements: b.requirements.trim(), filters, limit: b.limit, base_url: baseUrl(s, ctx) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/parts/:manufacturer/:mpn/deep-dive',
+      operationId: 'deepDivePart',
+      summary: 'Start an AI deep-dive job on one part',
+      description:
+        'Answers each deliverable from the part record and its documents, with citations. A manufacturer alias or another case of the slugs names the same part. Paid by AI tokens (held at creation, settled at the end).',
+      tags: ['jobs'],
+      access: 'ai:run',
+      paid: true,
+      params: {
+        type: 'object',
+        required: ['manufacturer', 'mpn'],
+        properties: { manufacturer: { type: 'string', minLength: 1, maxLength: 200 }, mpn: { type: 'string', minLength: 1, maxLength: 2400 } },
+      },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['deliverables'],
+        properties: {
+          deliverables: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 20,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['question'],
+              properties: {
+                key: { type: 'string', minLength: 1, maxLength: 100, description: 'Defaults to the array index.' },
+                question: { type: 'string', minLength: 1, maxLength: 2000 },
+                response_format: responseFormatSchema,
+              },
+            },
+          },
+          context: { type: ['object', 'null'], maxProperties: 50, description: 'Key/value context shared by all deliverables.' },
+        },
+      },
+      responses: accepted,
+      errors: [404],
+      handler: async (ctx, { params, body }) => {
+        const b = body as { deliverables: Parameters<typeof deliverablesOf>[0]; context?: Record<string, unknown> | null };
+        const deliverables = deliverablesOf(b.deliverables);
+        const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
+        const found = await resolvePart(manufacturer, mpn);
+        if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
+        return create(s, ctx, 'deep_dive', {
+          part_id: found.part.id,
+          part_slug: found.part.slug,
+          deliverables,
+          context: b.context ?? null,
+          base_url: baseUrl(s, ctx),
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/jobs',
+      operationId: 'listJobs',
+      summary: "The account's jobs, newest first",
+      description: "Free. Cursor-paginated: pass a response's next_cursor as starting_after for the next page. Jobs older than 72 hours are gone.",
+      tags: ['jobs'],
+      access: 'ai:run',
+      query: {
+        type: 'object',
+        properties: {
+          status: { enum: [...JOB_STATUSES, 'active'], description: 'One status, or active (queued and running).' },
+          type: { enum: [...JOB_TYPES] },
+          limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          starting_after: { type: 'string', minLength: 1, maxLength: 100, description: "A previous response's next_cursor." },
+        },
+      },
+      responses: {
+        200: {
+          description: 'A page of jobs.',
+          schema: {
+            type: 'object',
+            required: ['jobs', 'next_cursor', 'request_id'],
+            properties: { jobs: { type: 'array', items: jobSummarySchema }, next_cursor: { type: ['string', 'null'] }, request_id: requestIdSchema },
+          },
+        },
+      },
+      handler: async (ctx, { query }) => {
+        const q = query as { status?: JobStatus | 'active'; type?: JobType; limit: number; starting_after?: string };
+        try {
+          const page = await s.jobs.store.list((ctx.state.auth as AuthState).account.id, {
+            status: q.status,
+            type: q.type,
+            limit: q.limit,
+            startingAfter: q.starting_after,
+          });
+          return { jobs: page.jobs.map(summaryOf), next_cursor: page.next_cursor, request_id: ctx.state.requestId };
+        } catch (e) {
+          if (!(e instanceof UnknownCursorError)) throw e;
+          throw validationError([
+            {
+              loc: ['query', 'starting_after'],
+              msg: 'Unknown cursor: not one of your jobs, or past retention',
+              type: 'unknown_cursor',
+              input: q.starting_after,
+            },
+          ]);
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/jobs/:job_id',
+      operationId: 'getJob',
+      summary: 'A job: status and progress, the result inline once completed',
+      description: 'Free. Poll until the status is terminal (completed, failed, cancelled), or follow the stream.',
+      tags: ['jobs'],
+      access: 'ai:run',
+      params: jobIdParams,
+      responses: { 200: { description: 'The job.', schema: jobSchema } },
+      errors: [404],
+      handler: async (ctx, { params }) => present(s, ctx, await ownJob(s, ctx, (params as { job_id: string }).job_id)),
+    },
+    {
+      method: 'GET',
+      path: '/v1/jobs/:job_id/stream',
+      operationId: 'streamJob',
+      summary: "Server-Sent Events of a job's progress",
+      description:
+        'Free. Events status, progress, pick (discovery), then result or error last; each frame carries an id (1, 2, 3... per job). Send Last-Event-ID to resume after an event; a terminal job replays through its final event and the stream closes.',
+      tags: ['jobs'],
+      access: 'ai:run',
+      params: jobIdParams,
+      responses: { 200: { description: 'The event stream (text/event-stream).', contentType: 'text/event-stream', schema: { type: 'string' } } },
+      errors: [404],
+      handler: async (ctx, { params }) => {
+        const job = await ownJob(s, ctx, (params as { job_id: string }).job_id);
+        const header = ctx.get('Last-Event-ID').trim();
+        if (header !== '' && !/^\d{1,9}$/.test(header)) {
+          throw validationError([
+            { loc: ['header', 'Last-Event-ID'], msg: 'Must be an event id of this stream (a whole number)', type: 'integer_type', input: header },
+          ]);
+        }
+        await streamEvents(s, ctx, job, header === '' ? 0 : Number(header));
+        return undefined;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/jobs/:job_id/cancel',
+      operationId: 'cancelJob',
+      summary: 'Cancel an in-flight job (best effort, idempotent)',
+      description:
+        'Free. cancelled is true when the job is cancelled (now or before); false when it had already completed or failed, which it keeps. A running job stops at its next step and pays for the tokens it spent.',
+      tags: ['jobs'],
+      access: 'ai:run',
+      params: jobIdParams,
+      responses: {
+        200: {
+          description: 'Whether the job is cancelled.',
+          schema: {
+            type: 'object',
+            required: ['job_id', 'cancelled', 'request_id'],
+            properties: { job_id: { type: 'string' }, cancelled: { type: 'boolean' }, request_id: requestIdSchema },
+          },
+        },
+      },
+      errors: [404],
+      handler: async (ctx, { params }) => {
+        const job = await ownJob(s, ctx, (params as { job_id: string }).job_id);
+        return { job_id: job.job_id, cancelled: await cancelJob(jobsDeps(s), job), request_id: ctx.state.requestId };
+      },
+    },
+  ];
+}
