@@ -13,7 +13,6 @@
 import type { PartRecord, PartSpec } from '../catalog/part.ts';
 import { formatSi, parseQuantity, parseWholeQuantity } from '../catalog/units.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
-import { specNameKey } from '../search/spec-vocabulary.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import type { AiProvider, AnswerRequest, Deliverable, ProviderAnswer, RankAnswer, RankRequest, Source } from './port.ts';
 
@@ -21,7 +20,7 @@ const NO_TOKENS = { input_tokens: 0, output_tokens: 0 };
 
 const PREFERENCES = {
   price: /\b(cheap(est)?|low[- ]cost|lowest[- ](cost|price)|inexpensive|budget|cost[- ]effective|affordable|price)\b/i,
-  stock: /\b(in[- ]stock|availab(le|ility)|stock|lead[- ]time|supply)\b/i,
+  stock: /\b(in[- ]stock|availab(le|ility)|stock|lead[- ]time|supply chain)\b/i,
   lifecycle: /\b(active|not (obsolete|eol)|long[- ]term|lifecycle|production)\b/i,
 };
 
@@ -44,7 +43,7 @@ function constraintCheck(u: QueryUnderstanding, p: PartRecord): { met: string[];
   return { met, missed };
 }
 
-const usdText = (v: number) => `$${v < 0.01 ? v.toPrecision(2) : v.toFixed(v < 1 ? 4 : 2)}`;
+const usdText = (v: number) => `$${v === 0 ? '0' : v < 0.01 ? v.toPrecision(2) : v.toFixed(v < 1 ? 4 : 2)}`;
 
 function availability(p: PartRecord): string {
   const stock = p.stock > 0 ? `${p.stock.toLocaleString('en-US')} in stock` : 'no stock listed';
@@ -143,29 +142,35 @@ function fieldSpecs(p: PartRecord): PartSpec[] {
   ].map((s) => (s.name === 'Stock' || s.name.startsWith('Unit price') ? { ...s, num: Number(s.value), min: Number(s.value), max: Number(s.value) } : s));
 }
 
-/** How well a spec name answers the question's words: shared words over the name's words, exact key a bonus. */
-function nameScore(q: Set<string>, qKey: string, name: string): number {
-  const w = words(name);
-  if (w.length === 0) return 0;
-  const shared = w.filter((x) => q.has(x)).length;
-  let score = shared / w.length + shared * 0.1;
-  if (qKey.includes(specNameKey(name))) score += 0.5;
-  return score;
+/** Words that say what kind of quantity a spec is, not which: "Output Current" is about output. */
+const GENERIC = new Set(['voltage', 'current', 'power', 'rating', 'rated', 'max', 'maximum', 'min', 'minimum', 'typ', 'typical', 'value', 'range', 'dc', 'ac']);
+
+/**
+ * How well a spec name answers the question: every word of the name (its parenthesised abbreviation
+ * aside) is among the question's words, or the abbreviation is ("Vdss"); the score is the number of
+ * words matched, distinctive words counting more. 0 when the name does not match: one shared word such
+ * as "voltage" is no match ("dropout voltage" is not "Output Voltage").
+ */
+function nameScore(q: ReadonlySet<string>, name: string): number {
+  const aliases = [...name.matchAll(/\(([^)]*)\)/g)].flatMap((m) => words(m[1]!));
+  const named = words(name.replace(/\([^)]*\)/g, ' '));
+  if (named.length === 0 && aliases.length === 0) return 0;
+  if (aliases.some((a) => a.length > 1 && q.has(a))) return 2 + named.filter((w) => q.has(w)).length;
+  if (named.length === 0 || !named.every((w) => q.has(w))) return 0;
+  return named.reduce((sum, w) => sum + (GENERIC.has(w) ? 0.5 : 1), 0);
 }
 
 function bestSpecs(p: PartRecord, d: Deliverable): PartSpec[] {
-  const text = `${d.question} ${d.response_format.hint ?? ''} ${/^\d+$/.test(d.key) ? '' : d.key.replace(/[_-]+/g, ' ')}`;
-  const q = new Set(words(text));
-  const qKey = specNameKey(text);
+  const q = new Set(words(`${d.question} ${d.response_format.hint ?? ''} ${/^\d+$/.test(d.key) ? '' : d.key.replace(/[_-]+/g, ' ')}`));
   const unit = d.response_format.unit ? (parseQuantity(`1${d.response_format.unit}`)?.unit ?? null) : null;
   const scored = [...p.specs, ...fieldSpecs(p)]
     .map((s) => {
-      let score = nameScore(q, qKey, s.name);
-      // A requested unit confirms a numeric spec in that unit.
-      if (unit && s.unit === unit && score > 0) score += 0.3;
+      let score = nameScore(q, s.name);
+      // A requested unit breaks ties towards a spec in that unit; it never makes a match.
+      if (score > 0 && unit && s.unit === unit) score += 0.25;
       return { s, score };
     })
-    .filter((x) => x.score >= 0.5)
+    .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score);
   if (scored.length === 0) return [];
   const top = scored[0]!.score;
@@ -234,7 +239,9 @@ function answerOne(p: PartRecord, d: Deliverable): ProviderAnswer {
     case 'enum': {
       const options = f.enum_values ?? [];
       const hay = specs.map((s) => s.value.toLowerCase());
-      const hit = options.find((o) => hay.some((v) => v === o.toLowerCase())) ?? options.find((o) => hay.some((v) => v.includes(o.toLowerCase())));
+      // The value itself, else the option as a whole word of it ("SOT-23-5" in "SOT-23-5 (SC-74A)"; "A" is no word of "SMA").
+      const asWord = (o: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${o.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
+      const hit = options.find((o) => hay.some((v) => v === o.toLowerCase())) ?? options.find((o) => hay.some((v) => asWord(o).test(v)));
       if (!hit) return notAvailable(d.key, `${named}: "${specs.map((s) => s.value).join('", "')}" is none of ${options.join(', ')}.`);
       return { key: d.key, status: 'answered', value: hit, explanation: `${first.name} is "${first.value}".`, sources: specSources };
     }

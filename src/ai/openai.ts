@@ -102,8 +102,10 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
       return say(`${what} (HTTP ${status})${detail && detail !== 'status code (no body)' ? `: ${detail}` : ''}.`);
     }
     if (err instanceof SyntaxError) return say("The LLM endpoint's response is not JSON.");
+    // Anything else is this side's failure, whose text may name internals (the base URL and its
+    // credentials): the job says no more than its kind; the worker logs it (jobs/runner.ts).
     const name = err instanceof Error ? err.name : typeof err;
-    return say(`The LLM request failed (${name}${err instanceof Error && err.message ? `: ${serverText(err.message)}` : ''}).`);
+    return say(`The LLM request failed (${name}).`);
   };
 
   async function complete(messages: ChatMessage[], maxCompletionTokens: number, signal: AbortSignal): Promise<Completion> {

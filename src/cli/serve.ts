@@ -42,6 +42,9 @@ async function warmUp(s: AppServices, info: EngineInfo): Promise<void> {
   s.log.info('search warmed up', { ms: Math.round(performance.now() - t) });
 }
 
+/** How long requests in progress (and job event streams) get to finish at shutdown. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 async function serveUntilSignal(s: AppServices): Promise<number> {
   const info = await s.engine.info();
   await warmUp(s, info);
@@ -59,6 +62,9 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     ai_provider: s.jobs.provider.name,
     job_workers: s.config.jobWorkers,
   });
+  if (s.config.jobWorkers === 0 && !s.config.redisUrl) {
+    s.log.warn('JOB_WORKERS=0 without REDIS_URL: AI jobs wait for a `partsearch worker` process on this data dir');
+  }
   if (!s.embedder || !info.vectors)
     s.log.warn(
       `search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`,
@@ -69,8 +75,14 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     process.once('SIGTERM', stop);
   });
   s.log.info('shutting down');
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await runner?.stop();
+  // Requests in progress finish; event streams of jobs still running would hold the server open for as
+  // long as their jobs run, so after a grace period every connection is closed (an SSE client resumes
+  // elsewhere with Last-Event-ID). Workers take no new job and finish the ones in hand.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  await Promise.all([closed, runner?.stop()]);
+  clearTimeout(grace);
   await closeServices(s);
   return 0;
 }

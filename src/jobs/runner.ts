@@ -12,8 +12,19 @@
  * taken but never started.
  */
 import type { TokenUsage } from '../ai/port.ts';
-import { isTerminal, type JobRecord } from './port.ts';
-import { jobErrorOf, jobUsage, runDeepDive, runDiscover, settle, type DeepDiveInput, type DiscoverInput, type JobsDeps, type WorkContext } from './service.ts';
+import { isTerminal, type JobEvent, type JobPatch } from './port.ts';
+import {
+  addTokens,
+  jobErrorOf,
+  jobUsage,
+  runDeepDive,
+  runDiscover,
+  settle,
+  type DeepDiveInput,
+  type DiscoverInput,
+  type JobsDeps,
+  type WorkContext,
+} from './service.ts';
 
 export interface RunnerOptions {
   concurrency: number;
@@ -37,7 +48,12 @@ export function startRunner(deps: JobsDeps, opts: RunnerOptions): JobRunner {
   const stopping = new AbortController();
   let finished = 0;
 
-  async function runOne(jobId: string): Promise<void> {
+  /**
+   * Runs one taken job; true when it ended (terminal, settled), so the queue may forget it. False when a
+   * write failed on the way (the store or the account store down): the job stays taken, its lease is no
+   * longer renewed, and the orphan check fails it and gives its hold back.
+   */
+  async function runOne(jobId: string): Promise<boolean> {
     const started = await deps.store.advance(jobId, {
       from: ['queued'],
       patch: { status: 'running', progress: { message: 'Starting', fraction: 0, updated_at: now() } },
@@ -47,90 +63,111 @@ export function startRunner(deps: JobsDeps, opts: RunnerOptions): JobRunner {
       // Cancelled (or gone) while queued: the cancel settled it; settling again is a no-op.
       const job = await deps.store.get(jobId);
       if (job && isTerminal(job.status)) await settle(deps, job, 0);
-      return;
+      return true;
     }
-    await deps.store.renew(jobId);
-    const lease = setInterval(() => void deps.store.renew(jobId).catch(() => undefined), leaseMs);
     const abort = new AbortController();
     let spent: TokenUsage = { input_tokens: 0, output_tokens: 0 };
-    const unwatch = await deps.store.watch(jobId, () => {
-      void deps.store.get(jobId).then((j) => {
-        if (j?.status === 'cancelled') abort.abort(new Error('cancelled'));
-      });
-    });
-    const w: WorkContext = {
-      signal: abort.signal,
-      async progress(message, fraction, extra = []) {
-        const p = { message, ...(fraction === undefined ? {} : { fraction: Math.min(1, Math.max(0, fraction)) }), updated_at: now() };
-        const ok = await deps.store.advance(jobId, {
-          from: ['running'],
-          patch: { progress: p },
-          events: [...extra, { event: 'progress', data: { message, ...(p.fraction === undefined ? {} : { fraction: p.fraction }) } }],
-        });
-        if (!ok) {
-          abort.abort(new Error('cancelled'));
-          throw abort.signal.reason;
-        }
-      },
-    };
-    let final: JobRecord | null = null;
+    let lease: NodeJS.Timeout | null = null;
+    let unwatch: () => void = () => undefined;
     try {
-      const input = started.input;
-      const out = started.type === 'discover' ? await runDiscover(deps, input as DiscoverInput, w) : await runDeepDive(deps, input as DeepDiveInput, w);
-      spent = out.usage;
-      final = await deps.store.advance(jobId, {
-        from: ['running'],
-        patch: {
-          status: 'completed',
-          completed_at: now(),
-          result: out.result,
-          usage: jobUsage(out.usage),
-          progress: { message: 'Done', fraction: 1, updated_at: now() },
-        },
-        events: [
-          { event: 'status', data: { status: 'completed' } },
-          { event: 'result', data: out.result },
-        ],
+      await deps.store.renew(jobId);
+      lease = setInterval(() => void deps.store.renew(jobId).catch(() => undefined), leaseMs);
+      // A cancel from any process aborts the provider call; a failed read is harmless (the next
+      // progress step finds the cancel too).
+      unwatch = await deps.store.watch(jobId, () => {
+        deps.store
+          .get(jobId)
+          .then((j) => {
+            if (j?.status === 'cancelled') abort.abort(new Error('cancelled'));
+          })
+          .catch(() => undefined);
       });
-    } catch (e) {
-      if (!abort.signal.aborted) {
-        const error = jobErrorOf(e);
-        if (error.type === 'internal_error') deps.log.error('job failed', { job_id: jobId, type: started.type, error: (e as Error)?.message });
-        final = await deps.store.advance(jobId, {
-          from: ['running'],
-          patch: { status: 'failed', completed_at: now(), error, usage: jobUsage(spent) },
+      const w: WorkContext = {
+        signal: abort.signal,
+        spent(u) {
+          spent = addTokens(spent, u);
+        },
+        async progress(message, fraction, extra = []) {
+          const p = { message, ...(fraction === undefined ? {} : { fraction: Math.min(1, Math.max(0, fraction)) }), updated_at: now() };
+          const ok = await deps.store.advance(jobId, {
+            from: ['running'],
+            patch: { progress: p },
+            events: [...extra, { event: 'progress', data: { message, ...(p.fraction === undefined ? {} : { fraction: p.fraction }) } }],
+          });
+          if (!ok) {
+            abort.abort(new Error('cancelled'));
+            throw abort.signal.reason;
+          }
+        },
+      };
+      let end: { patch: JobPatch; events: Omit<JobEvent, 'id'>[] } | null;
+      try {
+        const input = started.input;
+        const out = started.type === 'discover' ? await runDiscover(deps, input as DiscoverInput, w) : await runDeepDive(deps, input as DeepDiveInput, w);
+        end = {
+          patch: {
+            status: 'completed',
+            completed_at: now(),
+            result: out.result,
+            usage: jobUsage(spent),
+            progress: { message: 'Done', fraction: 1, updated_at: now() },
+          },
           events: [
-            { event: 'status', data: { status: 'failed' } },
-            { event: 'error', data: error },
+            { event: 'status', data: { status: 'completed' } },
+            { event: 'result', data: out.result },
           ],
-        });
-        // A failed job is not charged.
-        spent = { input_tokens: 0, output_tokens: 0 };
+        };
+      } catch (e) {
+        if (abort.signal.aborted) end = null;
+        else {
+          const error = jobErrorOf(e);
+          if (error.type === 'internal_error' || error.type === 'llm_unavailable') {
+            deps.log.error('job failed', { job_id: jobId, type: started.type, error: error.type, detail: (e as Error)?.message });
+          }
+          // A failed job is not charged (its usage still says what the provider spent).
+          end = {
+            patch: { status: 'failed', completed_at: now(), error, usage: jobUsage(spent) },
+            events: [
+              { event: 'status', data: { status: 'failed' } },
+              { event: 'error', data: error },
+            ],
+          };
+        }
       }
+      // The hold is settled before the end is written: should the settlement fail, the job stays running
+      // and the orphan check ends it (and settles it then, once).
+      const paid = end?.patch.status === 'failed' ? 0 : spent.input_tokens + spent.output_tokens;
+      await settle(deps, started, paid);
+      if (end) await deps.store.advance(jobId, { from: ['running'], ...end });
+      // Cancelled meanwhile (or before the end could be written): the cancel's status stays; its usage is what was spent.
+      const final = await deps.store.get(jobId);
+      if (final?.status === 'cancelled' && final.usage === null) await deps.store.advance(jobId, { from: ['cancelled'], patch: { usage: jobUsage(spent) } });
+      finished++;
+      return true;
+    } catch (e) {
+      deps.log.error('job run interrupted', { job_id: jobId, error: (e as Error)?.message });
+      return false;
     } finally {
-      clearInterval(lease);
+      if (lease) clearInterval(lease);
       unwatch();
     }
-    // Whatever wrote the end (this worker, or a cancel that came first), the hold is settled here.
-    const ended = final ?? (await deps.store.get(jobId)) ?? started;
-    await settle(deps, ended, ended.status === 'failed' ? 0 : spent.input_tokens + spent.output_tokens);
-    finished++;
   }
 
   async function worker(): Promise<void> {
     while (!stopping.signal.aborted) {
       let id: string | null = null;
+      let ended = true;
       try {
         id = await deps.store.take(stopping.signal);
         if (id === null) return;
-        await runOne(id);
+        ended = await runOne(id);
       } catch (e) {
+        ended = false;
         deps.log.error('job worker error', { job_id: id, error: (e as Error)?.message });
-        // A store that is down: wait a little rather than spin.
-        await new Promise((r) => setTimeout(r, 500));
-      } finally {
-        if (id !== null) await deps.store.release(id).catch(() => undefined);
       }
+      if (id !== null && ended) await deps.store.release(id).catch(() => undefined);
+      // A store that is down: wait a little rather than spin.
+      if (!ended) await new Promise((r) => setTimeout(r, 500));
     }
   }
 

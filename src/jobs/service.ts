@@ -157,37 +157,42 @@ export async function settle(deps: JobsDeps, job: JobRecord, usedTokens: number)
 
 const now = () => new Date().toISOString();
 
-/** Cancels an in-flight job (best effort: a running job stops at its next step). True when it is cancelled (now or before). */
+/**
+ * Cancels an in-flight job (best effort: a running job stops at its next step). True when it is
+ * cancelled (now or before). A job cancelled while still queued never ran: its whole hold goes back
+ * here. A running one is settled by its worker, which knows the tokens it spent.
+ */
 export async function cancelJob(deps: JobsDeps, job: JobRecord): Promise<boolean> {
   if (job.status === 'cancelled') return true;
   if (isTerminal(job.status)) return false;
-  const done = await deps.store.advance(job.job_id, {
-    from: ['queued', 'running'],
-    patch: { status: 'cancelled', completed_at: now() },
-    events: [{ event: 'status', data: { status: 'cancelled' } }],
-  });
-  if (!done) return (await deps.store.get(job.job_id))?.status === 'cancelled';
-  // A queued job never ran: its whole hold goes back now. A running one is settled by its worker, which
-  // knows the tokens it spent.
-  if (job.status === 'queued' && done) await settle(deps, done, 0);
-  return true;
+  const cancel = { patch: { status: 'cancelled' as const, completed_at: now() }, events: [{ event: 'status' as const, data: { status: 'cancelled' } }] };
+  // From queued first: whether it never ran is decided by the store, not by the read the route made.
+  const wasQueued = await deps.store.advance(job.job_id, { from: ['queued'], ...cancel });
+  if (wasQueued) {
+    await settle(deps, wasQueued, 0);
+    return true;
+  }
+  if (await deps.store.advance(job.job_id, { from: ['running'], ...cancel })) return true;
+  return (await deps.store.get(job.job_id))?.status === 'cancelled';
 }
 
 /** What a job's work reports as it goes. */
 export interface WorkContext {
   signal: AbortSignal;
+  /** Counts tokens a provider call spent, as soon as it returns (a job cancelled later still pays them). */
+  spent(u: TokenUsage): void;
   progress(message: string, fraction?: number, extra?: Omit<JobEvent, 'id'>[]): Promise<void>;
 }
 
-const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
+export const addTokens = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
   input_tokens: a.input_tokens + b.input_tokens,
   output_tokens: a.output_tokens + b.output_tokens,
 });
 export const jobUsage = (u: TokenUsage): JobUsage => ({ ...u, total_tokens: u.input_tokens + u.output_tokens });
 
+/** A job's result; the tokens it took went to WorkContext.spent as they were spent. */
 export interface WorkOutcome {
   result: unknown;
-  usage: TokenUsage;
 }
 
 /** Discovery: retrieve with the engine (agentic search under the hard filters), rank with the provider, emit the picks. */
@@ -205,7 +210,6 @@ export async function runDiscover(deps: JobsDeps, input: DiscoverInput, w: WorkC
   });
   const candidates = found.parts;
   await w.progress(`Ranking ${candidates.length} candidates`, 0.4);
-  let usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
   let picks: { rank: number; part: ReturnType<typeof presentPart>; fit_rationale: string }[] = [];
   let summary = `No parts in the catalogue match "${input.requirements}" under the given filters.`;
   if (candidates.length > 0) {
@@ -216,7 +220,7 @@ export async function runDiscover(deps: JobsDeps, input: DiscoverInput, w: WorkC
       maxTokens: deps.tokenBudget,
       signal: w.signal,
     });
-    usage = addUsage(usage, ranked.usage);
+    w.spent(ranked.usage);
     const byId = new Map<number, PartRecord>(candidates.map((p) => [p.id, p]));
     picks = ranked.picks
       .filter((p) => byId.has(p.id))
@@ -225,9 +229,9 @@ export async function runDiscover(deps: JobsDeps, input: DiscoverInput, w: WorkC
     summary = ranked.summary;
   }
   for (const [i, pick] of picks.entries()) {
-    await w.progress(`Pick ${i + 1} of ${picks.length}`, 0.9 + (0.1 * (i + 1)) / Math.max(1, picks.length), [{ event: 'pick', data: pick }]);
+    await w.progress(`Pick ${i + 1} of ${picks.length}`, 0.5 + (0.45 * (i + 1)) / Math.max(1, picks.length), [{ event: 'pick', data: pick }]);
   }
-  return { result: { summary, results: picks }, usage };
+  return { result: { summary, results: picks } };
 }
 
 const VALUE_TYPE: Record<Deliverable['response_format']['type'], string> = {
@@ -255,6 +259,7 @@ export async function runDeepDive(deps: JobsDeps, input: DeepDiveInput, w: WorkC
   if (!part) throw new JobFailure('not_found', `The part ${input.part_slug} is no longer in the catalogue.`);
   await w.progress(`Researching ${input.deliverables.length} question${input.deliverables.length === 1 ? '' : 's'}`, 0.3);
   const r = await deps.provider.answer({ part, deliverables: input.deliverables, context: input.context, maxTokens: deps.tokenBudget, signal: w.signal });
+  w.spent(r.usage);
   const partUrl = `${input.base_url}/v1/parts/${part.slug}`;
   const answers = input.deliverables.map((d, i) => {
     const a = r.answers[i] ?? { key: d.key, status: 'error' as const, value: null, explanation: 'No answer was produced for this question.', sources: [] };
@@ -274,7 +279,7 @@ export async function runDeepDive(deps: JobsDeps, input: DeepDiveInput, w: WorkC
       status: a.status,
     };
   });
-  return { result: { answers }, usage: r.usage };
+  return { result: { answers } };
 }
 
 /** A job failure with its public error type (anything else fails as `internal_error`, its message kept private). */

@@ -179,7 +179,16 @@ export function createSqliteJobStore(opts: { file: string }): JobStore {
     },
     async advance(jobId, a) {
       const job = advanceTx(jobId, a.from, a.patch, a.events ?? []);
-      if (job) hub.emitter.emit(`job:${jobId}`);
+      // Written: a watcher that throws must not make the advance look failed.
+      if (job) {
+        for (const l of hub.emitter.listeners(`job:${jobId}`)) {
+          try {
+            (l as () => void)();
+          } catch {
+            // the watcher's own failure
+          }
+        }
+      }
       return job;
     },
     async events(jobId, afterId) {

@@ -138,9 +138,11 @@ describe('the event stream', () => {
     const resumed = await readStream(await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': '2' }));
     expect(resumed).toEqual(events.slice(2));
     expect(await readStream(await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': String(events.length) }))).toEqual([]);
-    const bad = await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': 'abc' });
-    expect(bad.status).toBe(422);
-    expect(((await bad.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['header', 'Last-Event-ID']);
+    for (const id of ['abc', String(events.length + 1)]) {
+      const bad = await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': id });
+      expect(bad.status).toBe(422);
+      expect(((await bad.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['header', 'Last-Event-ID']);
+    }
   });
 });
 
@@ -154,6 +156,8 @@ describe('deep dive', () => {
           { question: 'What package is it in?', response_format: { type: 'enum', enum_values: ['SOT-23-5', 'SOIC-8'] } },
           { key: 'vout', question: 'Output voltage?' },
           { key: 'noise', question: 'What is the PSRR at 1 kHz?', response_format: { type: 'number', unit: 'dB' } },
+          // Sharing "voltage" with Output Voltage is no answer.
+          { key: 'dropout', question: 'What is the dropout voltage?', response_format: { type: 'number', unit: 'mV' } },
         ],
         context: { application: 'battery sensor node' },
       },
@@ -164,7 +168,7 @@ describe('deep dive', () => {
     expect(done.type).toBe('deep_dive');
     expect(done.status).toBe('completed');
     const answers = done.result.answers as Record<string, unknown>[];
-    expect(answers.map((a) => a.key)).toEqual(['iout', '1', 'vout', 'noise']);
+    expect(answers.map((a) => a.key)).toEqual(['iout', '1', 'vout', 'noise', 'dropout']);
     expect(answers[0]).toMatchObject({
       question: 'What is the maximum output current?',
       value: 200,
@@ -184,6 +188,7 @@ describe('deep dive', () => {
     expect(answers[2]).toMatchObject({ value_type: 'markdown', status: 'answered' });
     expect(answers[2]!.value).toContain('**Output Voltage**: 3.3V');
     expect(answers[3]).toMatchObject({ value: null, status: 'not_available', display: 'Not available', citations: [] });
+    expect(answers[4]).toMatchObject({ value: null, status: 'not_available' });
   });
 
   it('404 for an unknown part, 422 for duplicate keys and an enum without values; an alias names the part', async () => {

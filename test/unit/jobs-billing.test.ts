@@ -108,6 +108,15 @@ describe('jobs billed by AI tokens', () => {
     expect(await (await api.post(`/v1/jobs/${id}/cancel`, {}, secret)).json()).toMatchObject({ job_id: id, cancelled: true });
     const done = await until(() => jobOf(secret, id), ended);
     expect(done.status).toBe('cancelled');
+    // The provider call was cut short: no tokens are known to have been spent.
+    expect(
+      (
+        await until(
+          () => jobOf(secret, id),
+          (j) => j.usage !== null,
+        )
+      ).usage,
+    ).toEqual({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
     const u = await until(
       () => usage(secret),
       (x) => x.balance_usd === 1,

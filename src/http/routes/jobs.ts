@@ -253,7 +253,8 @@ async function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last: 
 
 export function jobRoutes(s: AppServices): RouteSpec[] {
   const resolvePart = partResolver(s);
-  const jobIdParams: JsonSchema = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string', minLength: 1, maxLength: 100 } } };
+  // Any id: one that no job has is a 404 like any unknown job, whatever its length.
+  const jobIdParams: JsonSchema = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string', minLength: 1 } } };
   const accepted = {
     202: {
       description: 'The job, queued.',
@@ -429,7 +430,12 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
             { loc: ['header', 'Last-Event-ID'], msg: 'Must be an event id of this stream (a whole number)', type: 'integer_type', input: header },
           ]);
         }
-        await streamEvents(s, ctx, job, header === '' ? 0 : Number(header));
+        const after = header === '' ? 0 : Number(header);
+        // An id the job has not sent: resuming after it would skip the events that get its number later.
+        if (after > 0 && (await s.jobs.store.events(job.job_id, after - 1)).length === 0) {
+          throw validationError([{ loc: ['header', 'Last-Event-ID'], msg: 'No event of this job has this id', type: 'unknown_event_id', input: header }]);
+        }
+        await streamEvents(s, ctx, job, after);
         return undefined;
       },
     },
