@@ -11,7 +11,9 @@
  * An OpenAI-compatible endpoint (ai/openai.ts) replaces it when LLM_PROVIDER=openai.
  */
 import type { PartRecord, PartSpec } from '../catalog/part.ts';
-import { formatSi, parseQuantity, parseWholeQuantity } from '../catalog/units.ts';
+import { formatSi, parseQuantity, parseWholeQuantity, type SiUnit } from '../catalog/units.ts';
+import { ROLES } from '../search/spec-roles.ts';
+import { QUALIFIERS, specNameKey, UNIT_NOUNS } from '../search/spec-vocabulary.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import type { AiProvider, AnswerRequest, Deliverable, ProviderAnswer, RankAnswer, RankRequest, Source } from './port.ts';
@@ -160,12 +162,39 @@ function nameScore(q: ReadonlySet<string>, name: string): number {
   return named.reduce((sum, w) => sum + (GENERIC.has(w) ? 0.5 : 1), 0);
 }
 
+/**
+ * Spec names the question's words name through the search vocabulary's qualifiers ("quiescent current"
+ * -> the quiescent-current role, stored as "Standby current" by some makers; "drain current" -> "Id"),
+ * when the quantity's unit is known: the requested unit, else a unit noun of the question ("current").
+ */
+function roleNames(q: ReadonlySet<string>, unit: SiUnit | null): Set<string> {
+  const units = new Set<SiUnit>(unit ? [unit] : [...q].flatMap((w) => (UNIT_NOUNS.has(w) ? [UNIT_NOUNS.get(w)!] : [])));
+  const keys = new Set<string>();
+  if (units.size === 0) return keys;
+  for (const w of q) {
+    const roles = QUALIFIERS.get(w);
+    if (!roles) continue;
+    for (const u of units) {
+      const id = roles[u];
+      if (id) for (const n of ROLES[id].names) keys.add(specNameKey(n));
+    }
+  }
+  return keys;
+}
+
 function bestSpecs(p: PartRecord, d: Deliverable): PartSpec[] {
   const q = new Set(words(`${d.question} ${d.response_format.hint ?? ''} ${/^\d+$/.test(d.key) ? '' : d.key.replace(/[_-]+/g, ' ')}`));
   const unit = d.response_format.unit ? (parseQuantity(`1${d.response_format.unit}`)?.unit ?? null) : null;
+  const byRole = roleNames(q, unit);
+  const options = d.response_format.type === 'enum' ? (d.response_format.enum_values ?? []).map((o) => o.toLowerCase()) : [];
   const scored = [...p.specs, ...fieldSpecs(p)]
     .map((s) => {
       let score = nameScore(q, s.name);
+      // The name a qualifier of the question stands for: as good as a two-word match of the name itself.
+      if (score === 0 && byRole.has(specNameKey(s.name))) score = 1.5;
+      // An enum question whose options include this spec's value, on a spec the question names in part
+      // ("fixed or adjustable output?" and Output type = Fixed).
+      if (score === 0 && options.includes(s.value.toLowerCase()) && words(s.name).some((w) => q.has(w))) score = 0.75;
       // A requested unit breaks ties towards a spec in that unit; it never makes a match.
       if (score > 0 && unit && s.unit === unit) score += 0.25;
       return { s, score };
