@@ -92,6 +92,19 @@ export function gateContract(name: string, open: () => Promise<GateUnderTest>): 
       expect(more.requests).toBe(6);
     });
 
+    it('a burst admitted together leaves the window together, and its slots come back', async () => {
+      const a = await newKey(4);
+      const r = req(a.secret, { windowMs: 400 });
+      await t.gate.admit(r); // known to the gate: the rest goes the batched way
+      const burst = await Promise.all(Array.from({ length: 5 }, () => t.gate.admit(r)));
+      expect(burst.map((x) => x.throttle.allowed)).toEqual([true, true, true, false, false]);
+      await new Promise((res) => setTimeout(res, 450));
+      // All four counted requests left: four slots, not one.
+      const again = await Promise.all(Array.from({ length: 5 }, () => t.gate.admit(r)));
+      expect(again.map((x) => x.throttle.allowed)).toEqual([true, true, true, true, false]);
+      expect(again.map((x) => x.throttle.remaining)).toEqual([3, 2, 1, 0, 0]);
+    });
+
     it('does not count a request the key may not make, and counts nothing without a valid key', async () => {
       const { secret } = await newKey();
       const denied = await t.gate.admit(req(secret, { countsFor: (k: ApiKeyInfo) => k.capabilities.includes('ai:run') }));
