@@ -65,6 +65,7 @@ function benchRoutes(): RouteSpec[] {
       tags: ['bench'],
       access: 'parts:read',
       paid: true,
+      price: { usage_class: 'part_records', units: 1 },
       responses: { 200: { description: 'ok' } },
       handler: async (ctx) => {
         await ctx.state.charge('part_records', 1);

@@ -7,7 +7,7 @@
  * `createGate` composes any AccountStore with any Throttle (the embedded default: SQLite accounts and
  * the in-process throttle, where each step is a local call).
  */
-import type { Account, AccountStore, ApiKeyInfo, Throttle, ThrottleDecision } from './port.ts';
+import type { Account, AccountStore, ApiKeyInfo, DebitResult, Throttle, ThrottleDecision, UsageClass } from './port.ts';
 
 export interface AdmitRequest {
   /** Throttle bucket of the presented credential (or of the client address when there is none). */
@@ -23,6 +23,23 @@ export interface AdmitRequest {
   period: string;
   /** The request counts against the monthly cap only when admitted and the key may use the route. */
   countsFor(key: ApiKeyInfo): boolean;
+  /**
+   * A paid request's price, to be debited with the admission when the gate can (the Redis gate: in the
+   * same script, saving the request a second round trip). Applied only to a request that passes every
+   * check before payment: admitted by the throttle, a valid key that may use the route, the account
+   * subscribed and within `monthlyCap` requests.
+   */
+  charge?: PreCharge;
+}
+
+export interface PreCharge {
+  usage_class: UsageClass;
+  units: number;
+  amount_micros: number;
+  /** Monthly quota of the class in units (null: none). */
+  quota: number | null;
+  /** The monthly request cap: a request over it is refused (429), so not charged. */
+  monthlyCap: number;
 }
 
 export interface Admission {
@@ -31,6 +48,12 @@ export interface Admission {
   auth: { key: ApiKeyInfo; account: Account } | null;
   /** Monthly request count after this request, or null when it was not counted. */
   requests: number | null;
+  /**
+   * The outcome of the request's `charge`: the debit's result when the gate applied it (refused:
+   * nothing was charged), null when it did not apply (a check before payment failed), undefined when
+   * this gate does not charge at admission (the caller debits after the work, as for any charge).
+   */
+  charged?: DebitResult | null;
 }
 
 export interface Gate {

@@ -19,8 +19,9 @@
  */
 import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate } from './gate.ts';
-import type { Account, AccountStore, ApiKeyInfo, Throttle } from './port.ts';
+import type { Account, AccountStore, ApiKeyInfo, DebitResult, Throttle } from './port.ts';
 import { redisAccountKeys } from './redis-store.ts';
+import { DEBIT_LUA } from './redis-store-scripts.ts';
 import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey, WINDOWS_LUA } from './redis-throttle.ts';
 import { checkPrefix, defineScript, keyTable, useConnection, type RedisConnectionOptions } from './redis-util.ts';
 import { createTurnBatcher } from '../util/turn.ts';
@@ -31,16 +32,20 @@ const ADMIT = `
 -- account and request-count state is read once per batch and kept in Lua tables, and the writes
 -- (the admitted requests' window entries, expiries, request counts) are made once per key at the end.
 -- KEYS: the batch's distinct keys. ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when
--- older than (ISO), now (ISO). Per admission from ARGV[4], 9 each: bucket, key, account and request
--- counts (indexes into KEYS), limit, windowMs, member, period, count (1/0).
--- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests (-1: not counted).
+-- older than (ISO), now (ISO). Per admission from ARGV[4], 16 each: bucket, key, account and request
+-- counts (indexes into KEYS), limit, windowMs, member, period, count (1/0), then the charge: usage and
+-- ledger (indexes into KEYS), units ('' = no charge), amount, quota ('' = none), class, monthly cap.
+-- The charge is debited (DEBIT_LUA) only for a request that passes every check before payment.
+-- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests
+-- (-1: not counted), charge status (1 ok, 0 refused, 2 not applied, -2 none asked), balance after, reason.
 ${CLOCK_LUA}
 local now = clock(ARGV[1])
 ${WINDOWS_LUA}
+${DEBIT_LUA}
 local keys, accts, reqs, reqOrder = {}, {}, {}, {}
 local out = {}
-for i = 0, (#ARGV - 3) / 9 - 1 do
-  local a = 3 + i * 9
+for i = 0, (#ARGV - 3) / 16 - 1 do
+  local a = 3 + i * 16
   local b = window_open(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
   local key, acct, rk = KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
   local allowed = window_hit(b, tonumber(ARGV[a + 5]), ARGV[a + 7])
@@ -75,14 +80,37 @@ for i = 0, (#ARGV - 3) / 9 - 1 do
       end
     end
   end
-  for _, v in ipairs({allowed, b.count, window_oldest(b), nowS, state, sub, bal, n}) do out[#out + 1] = v end
+  local cst, cbal, creason = -2, '', ''
+  if ARGV[a + 12] ~= '' then
+    cst = 2
+    if state == 1 and allowed == 1 and ARGV[a + 9] == '1' and sub == '1' and n >= 0 and n <= tonumber(ARGV[a + 16]) then
+      local ledger = KEYS[tonumber(ARGV[a + 11])]
+      local st, after, reason = debit_apply(acct, KEYS[tonumber(ARGV[a + 10])], ledger, ledger,
+        tonumber(ARGV[a + 12]), tonumber(ARGV[a + 13]), ARGV[a + 14], ARGV[a + 15], '', ARGV[a + 8])
+      cst, cbal, creason = st, after and string.format('%d', after) or '0', reason
+    end
+  end
+  local o = #out
+  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = allowed, b.count, window_oldest(b), nowS, state, sub
+  out[o + 7], out[o + 8], out[o + 9], out[o + 10], out[o + 11] = bal, n, cst, cbal, creason
 end
 windows_close()
+debits_close(ARGV[3])
 for _, c in ipairs(reqOrder) do redis.call('HINCRBY', c.key, c.period, c.add) end
 return out
 `;
 
-const REPLY_WIDTH = 8;
+const REPLY_WIDTH = 11;
+
+/** The charge status, balance and reason of an admission's reply (see ADMIT). */
+function chargeOutcome(reply: unknown[], at: number): DebitResult | null {
+  const status = Number(reply[at]);
+  const balance = Number(reply[at + 1]);
+  if (status === 1) return { ok: true, balance_micros: balance };
+  if (status === 0)
+    return { ok: false, reason: reply[at + 2] === 'usage_limit_exceeded' ? 'usage_limit_exceeded' : 'insufficient_credit', balance_micros: balance };
+  return null;
+}
 
 interface KnownKey {
   key: ApiKeyInfo;
@@ -124,6 +152,11 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
       } of batch) {
         args.push(keys.index(throttleKey(P, r.bucket)), keys.index(k.key(key.id)), keys.index(k.acct(account.id)), keys.index(k.reqs(account.id)));
         args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
+        const c = r.charge;
+        if (c) {
+          args.push(keys.index(k.usage(account.id, r.period)), keys.index(k.ledger(account.id)), String(c.units), String(c.amount_micros));
+          args.push(c.quota === null ? '' : String(c.quota), c.usage_class, String(c.monthlyCap));
+        } else args.push('', '', '', '', '', '', '');
       }
       const reply = await admitScript(keys.list.length, ...keys.list, ...args);
       if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
@@ -140,6 +173,7 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
           throttle,
           auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
           requests: n >= 0 ? n : null,
+          ...(p.r.charge ? { charged: chargeOutcome(reply, at + 8) } : {}),
         };
       });
     },

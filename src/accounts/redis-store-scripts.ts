@@ -69,96 +69,105 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'last_use
 return 1
 `;
 
-export const DEBITS = `
--- A batch of debits, applied in order; each is checked as if alone against what the ones before it
--- left (balances, usage and references are read once per batch and tracked in Lua tables; the writes
--- are made once per account, usage hash and class at the end).
--- KEYS: the batch's distinct keys. ARGV[1]: at (ISO). Per debit from ARGV[2], 10 each: acct, usage,
--- refs, ledger (indexes into KEYS), units, amount, quota ('' = none), class, reference ('' = none), period.
--- Ledger: one entry per account, period and class for the batch (units and amounts summed, the
--- balance_after values chained from the balance before the batch), and an entry of its own for
--- every debit with a reference; zero-priced debits without a reference write no entry.
--- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
-local at = ARGV[1]
-local out = {}
-local bal, start, accts = {}, {}, {}
-local used, usedOrder = {}, {}
-local refsSeen = {}
-local order, entries = {}, {}
-for i = 0, (#ARGV - 1) / 10 - 1 do
-  local a = 1 + i * 10
-  local acct, usage, refs, ledger = KEYS[tonumber(ARGV[a + 1])], KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
-  local units, amount, quota, class, ref, period = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), ARGV[a + 7], ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
-  local b = bal[acct]
+/**
+ * Lua: debits applied in order, each checked as if alone against what the ones before it left
+ * (balances, usage and references are read once per script and tracked in Lua tables; the writes are
+ * made once per account, usage hash and class at the end, by `debits_close`). Ledger: one entry per
+ * account, period and class for the script call (units and amounts summed, the balance_after values
+ * chained from the balance before it), and an entry of its own for every debit with a reference;
+ * zero-priced debits without a reference write no entry. A refund is a debit of negative units and
+ * amount. Used by DEBITS and by the gate's admission script, which charges a paid request as it admits
+ * it (src/accounts/redis-gate.ts).
+ *
+ * `debit_apply(acct, usage, refs, ledger, units, amount, quota, class, ref, period)` (keys as names;
+ * quota and ref '' for none) returns status (1 ok, 0 refused, -1 unknown account), the balance after
+ * (false when unknown) and the reason ('' when ok).
+ */
+export const DEBIT_LUA = `
+local dBal, dStart, dAccts = {}, {}, {}
+local dUsed, dUsedOrder = {}, {}
+local dRefsSeen = {}
+local dOrder, dEntries = {}, {}
+local function debit_apply(acct, usage, refs, ledger, units, amount, quota, class, ref, period)
+  local b = dBal[acct]
   if b == nil then
     local v = redis.call('HGET', acct, 'balance_micros')
     b = v and tonumber(v) or false
-    bal[acct] = b
+    dBal[acct] = b
     if b then
-      start[acct] = b
-      accts[#accts + 1] = acct
+      dStart[acct] = b
+      dAccts[#dAccts + 1] = acct
     end
   end
-  local status, reason = 1, ''
-  if not b then
-    status = -1
-  elseif ref ~= '' and (refsSeen[refs .. '|' .. ref] or redis.call('HEXISTS', refs, ref) == 1) then
-    status = 1
-  elseif b < amount then
-    status, reason = 0, 'insufficient_credit'
-  else
-    local uk = usage .. '|' .. class
-    local u = used[uk]
-    if not u then
-      u = {usage = usage, class = class, units = 0, micros = 0}
-      used[uk] = u
-      usedOrder[#usedOrder + 1] = u
-    end
-    if quota ~= '' and not u.before then u.before = tonumber(redis.call('HGET', usage, class .. ':units') or '0') end
-    if quota ~= '' and u.before + u.units + units > tonumber(quota) then
-      status, reason = 0, 'usage_limit_exceeded'
+  if not b then return -1, false, '' end
+  if ref ~= '' and (dRefsSeen[refs .. '|' .. ref] or redis.call('HEXISTS', refs, ref) == 1) then return 1, b, '' end
+  if b < amount then return 0, b, 'insufficient_credit' end
+  local uk = usage .. '|' .. class
+  local u = dUsed[uk]
+  if not u then
+    u = {usage = usage, class = class, units = 0, micros = 0}
+    dUsed[uk] = u
+    dUsedOrder[#dUsedOrder + 1] = u
+  end
+  if quota ~= '' and not u.before then u.before = tonumber(redis.call('HGET', usage, class .. ':units') or '0') end
+  if quota ~= '' and u.before + u.units + units > tonumber(quota) then return 0, b, 'usage_limit_exceeded' end
+  u.units, u.micros, u.touched = u.units + units, u.micros + amount, true
+  b = b - amount
+  dBal[acct] = b
+  if amount ~= 0 or ref ~= '' then
+    if ref ~= '' then dRefsSeen[refs .. '|' .. ref] = true end
+    local key = acct .. '|' .. period .. '|' .. class
+    if ref ~= '' then key = key .. '|ref|' .. ref end
+    local e = dEntries[key]
+    if e then
+      e.units, e.amount = e.units + units, e.amount + amount
     else
-      u.units, u.micros, u.touched = u.units + units, u.micros + amount, true
-      b = b - amount
-      bal[acct] = b
-      if amount ~= 0 or ref ~= '' then
-        if ref ~= '' then refsSeen[refs .. '|' .. ref] = true end
-        local key = acct .. '|' .. period .. '|' .. class
-        if ref ~= '' then key = key .. '|ref|' .. ref end
-        local e = entries[key]
-        if e then
-          e.units, e.amount = e.units + units, e.amount + amount
-        else
-          entries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, units = units, amount = amount}
-          order[#order + 1] = key
-        end
-      end
+      dEntries[key] = {acct = acct, ledger = ledger, refs = refs, ref = ref, class = class, period = period, units = units, amount = amount}
+      dOrder[#dOrder + 1] = key
     end
   end
+  return 1, b, ''
+end
+local function debits_close(at)
+  for _, acct in ipairs(dAccts) do
+    if dBal[acct] ~= dStart[acct] then redis.call('HINCRBY', acct, 'balance_micros', string.format('%d', dBal[acct] - dStart[acct])) end
+  end
+  for _, u in ipairs(dUsedOrder) do
+    if u.touched then
+      redis.call('HINCRBY', u.usage, u.class .. ':units', string.format('%d', u.units))
+      redis.call('HINCRBY', u.usage, u.class .. ':micros', string.format('%d', u.micros))
+    end
+  end
+  local running = dStart
+  for _, key in ipairs(dOrder) do
+    local e = dEntries[key]
+    running[e.acct] = running[e.acct] - e.amount
+    local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
+      .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
+      .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
+      .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
+    local n = redis.call('RPUSH', e.ledger, entry)
+    if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
+  end
+end
+`;
+
+export const DEBITS = `
+-- A batch of debits, applied in order (DEBIT_LUA).
+-- KEYS: the batch's distinct keys. ARGV[1]: at (ISO). Per debit from ARGV[2], 10 each: acct, usage,
+-- refs, ledger (indexes into KEYS), units, amount, quota ('' = none), class, reference ('' = none), period.
+-- Reply per debit: status (1 ok, 0 refused, -1 unknown account), balance, reason ('' when ok).
+${DEBIT_LUA}
+local out = {}
+for i = 0, (#ARGV - 1) / 10 - 1 do
+  local a = 1 + i * 10
+  local status, b, reason = debit_apply(KEYS[tonumber(ARGV[a + 1])], KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])],
+    tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), ARGV[a + 7], ARGV[a + 8], ARGV[a + 9], ARGV[a + 10])
   out[#out + 1] = status
   out[#out + 1] = b and string.format('%d', b) or '0'
   out[#out + 1] = reason
 end
-for _, acct in ipairs(accts) do
-  if bal[acct] ~= start[acct] then redis.call('HINCRBY', acct, 'balance_micros', string.format('%d', bal[acct] - start[acct])) end
-end
-for _, u in ipairs(usedOrder) do
-  if u.touched then
-    redis.call('HINCRBY', u.usage, u.class .. ':units', string.format('%d', u.units))
-    redis.call('HINCRBY', u.usage, u.class .. ':micros', string.format('%d', u.micros))
-  end
-end
-local running = start
-for _, key in ipairs(order) do
-  local e = entries[key]
-  running[e.acct] = running[e.acct] - e.amount
-  local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
-    .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
-    .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
-    .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
-  local n = redis.call('RPUSH', e.ledger, entry)
-  if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
-end
+debits_close(ARGV[1])
 return out
 `;
 

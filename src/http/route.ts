@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../errors.ts';
-import type { Capability } from '../accounts/port.ts';
+import type { Capability, UsageClass } from '../accounts/port.ts';
 import { compileValidator, type JsonSchema } from './validation.ts';
 
 /** public: no key, not throttled. authenticated: any valid key. Otherwise the capability a key needs. */
@@ -44,6 +44,13 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   access: Access;
   /** Paid operation: needs an active subscription and credit (README "Metering"). */
   paid?: boolean;
+  /**
+   * The fixed price of a successful call of a paid route (part detail: one part record). A gate that can
+   * (Redis) debits it with the admission, in the same script; the handler confirms it with
+   * `ctx.state.charge(class, units)` as any route charges, and a call it does not confirm (a failure, a
+   * redirect) gets it back when it ends. Other gates debit at the handler's charge, after the work.
+   */
+  price?: { usage_class: UsageClass; units: number };
   query?: JsonSchema;
   params?: JsonSchema;
   body?: JsonSchema;

@@ -69,6 +69,20 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(140);
   });
 
+  it('charges a part detail once, with its admission; a 404, a redirect and a HEAD pay nothing', async () => {
+    const { secret, account } = await key(1);
+    const get = (p: string, method = 'GET') => fetch(`${urls[0]}${p}`, { method, redirect: 'manual', headers: { Authorization: `Bearer ${secret}` } });
+    // The first request of a key takes the separate calls; the next ones the one-script admission.
+    for (const p of ['/v1/parts/texas-instruments/NOPE-1', '/v1/parts/texas-instruments/NOPE-2']) expect((await get(p)).status).toBe(404);
+    expect((await get('/v1/parts/TEXAS-INSTRUMENTS/LM358DR')).status).toBe(308);
+    expect((await get('/v1/parts/texas-instruments/LM358DR', 'HEAD')).status).toBe(200);
+    expect((await store.getAccount(account.id))!.balance_micros).toBe(1_000_000);
+    expect((await get('/v1/parts/texas-instruments/LM358DR')).status).toBe(200);
+    expect((await store.getAccount(account.id))!.balance_micros).toBe(900_000);
+    const period = new Date().toISOString().slice(0, 7);
+    expect((await store.usage(account.id, period)).by_class.part_records).toEqual({ units: 1, amount_micros: 100_000 });
+  });
+
   it('never overdraws the balance under parallel paid requests on both processes', async () => {
     const { secret, account } = await key(1);
     const statuses = await Promise.all(

@@ -8,13 +8,15 @@
  *   4. monthly anti-abuse cap -> 429 rate_limit_exceeded "Monthly API request limit reached.";
  *   5. paid routes: no subscription -> 403 subscription_required; no credit -> 402 insufficient_credit.
  * Metering itself happens after the work succeeded (ctx.state.charge), so failures are never charged;
- * a HEAD request, which shows nothing, is never charged either.
+ * a HEAD request, which shows nothing, is never charged either. A route with a fixed `price` behind the
+ * Redis gate is debited with its admission (one round trip instead of two); the handler's charge then
+ * confirms it, and a call that does not confirm it gets it back as it ends.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
-import { createGate } from '../../accounts/gate.ts';
-import type { Account, ApiKeyInfo, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
+import { createGate, type PreCharge } from '../../accounts/gate.ts';
+import type { Account, ApiKeyInfo, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
 import { routePath, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
@@ -66,7 +68,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
    * The gate's admission of this request (throttle step, key, monthly count when `countsFor`), marked on
    * the context so that `unrouted` does not count it again if what follows fails.
    */
-  const admit = (ctx: Context, period: string, countsFor: (key: ApiKeyInfo) => boolean) => {
+  const admit = (ctx: Context, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
     ctx.state.admitting = true;
     const header = ctx.get('Authorization');
     const cred = header ? credentialOf(ctx.req.socket, header) : null;
@@ -79,6 +81,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       windowMs: WINDOW_MS,
       period,
       countsFor,
+      ...(charge ? { charge } : {}),
     });
   };
   /**
@@ -109,36 +112,72 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
     const access = route.access;
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
+    const price = route.paid ? route.price : undefined;
+    const preCharge: PreCharge | undefined = price && {
+      usage_class: price.usage_class,
+      units: price.units,
+      amount_micros: priceOf(billing, price.usage_class, price.units),
+      quota: billing.quotas[price.usage_class] ?? null,
+      monthlyCap: billing.monthlyRequestCap,
+    };
     return async (ctx: Context, next: Next) => {
       const header = ctx.get('Authorization');
       const period = currentPeriod();
-      const { throttle: t, auth, requests } = await admit(ctx, period.key, allowedFor);
-      rateLimited(ctx, t);
-      if (!header)
-        throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', { headers: { 'WWW-Authenticate': 'Bearer' } });
-      if (!auth)
-        throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', {
-          headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-        });
-      if (!allowedFor(auth.key)) {
-        throw new ApiError(
-          'insufficient_scope',
-          `This API key lacks the "${access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`,
-        );
-      }
-      if (requests !== null && requests > billing.monthlyRequestCap) {
-        ctx.set('X-RateLimit-Remaining', '0'); // "0 on a 429" (SPEC.md, Limits), whichever limit refused it
-        throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
-      }
-      if (route.paid) {
-        if (!auth.account.subscription) throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
-        if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
-      }
-      ctx.state.auth = auth satisfies AuthState;
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
-      ctx.state.charge =
-        ctx.method === 'HEAD' ? async () => undefined : (cls: UsageClass, units: number, reference?: string) => charge(s, auth, cls, units, reference);
-      return next();
+      const { throttle: t, auth, requests, charged } = await admit(ctx, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
+      /** The price debited with the admission, until the handler confirms it or it is given back. */
+      let held = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key } : null;
+      const giveBack = async () => {
+        if (!held) return;
+        const h = held;
+        held = null;
+        await refund(s, h.auth, h.charge, h.period);
+      };
+      try {
+        rateLimited(ctx, t);
+        if (!header)
+          throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', {
+            headers: { 'WWW-Authenticate': 'Bearer' },
+          });
+        if (!auth)
+          throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', {
+            headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+          });
+        if (!allowedFor(auth.key)) {
+          throw new ApiError(
+            'insufficient_scope',
+            `This API key lacks the "${access}" capability that ${route.method} ${route.openapiPath ?? route.path} needs.`,
+          );
+        }
+        if (requests !== null && requests > billing.monthlyRequestCap) {
+          ctx.set('X-RateLimit-Remaining', '0'); // "0 on a 429" (SPEC.md, Limits), whichever limit refused it
+          throw new ApiError('rate_limit_exceeded', 'Monthly API request limit reached.', { headers: { 'Retry-After': String(period.secondsLeft) } });
+        }
+        if (route.paid) {
+          if (!auth.account.subscription)
+            throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
+          if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
+          if (charged && !charged.ok) throw chargeRefused(charged, preCharge!.usage_class, preCharge!.amount_micros);
+        }
+        ctx.state.auth = auth satisfies AuthState;
+        ctx.state.charge =
+          ctx.method === 'HEAD'
+            ? async () => undefined
+            : async (cls: UsageClass, units: number, reference?: string) => {
+                // The handler's charge of the price held: confirmed, nothing more to debit.
+                if (held && cls === held.charge.usage_class && units === held.charge.units) {
+                  held = null;
+                  return;
+                }
+                return charge(s, auth, cls, units, reference);
+              };
+        await next();
+      } catch (e) {
+        await giveBack();
+        throw e;
+      }
+      // A call that did not confirm the price (a redirect, a 404 answered without throwing) pays nothing.
+      await giveBack();
     };
   };
   return Object.assign(forRoute, { unrouted });
@@ -168,12 +207,28 @@ export async function charge(s: AppServices, auth: AuthState, cls: UsageClass, u
     period: currentPeriod().key,
     reference,
   });
-  if (r.ok) return;
-  if (r.reason === 'usage_limit_exceeded') {
-    throw new ApiError('usage_limit_exceeded', `The monthly usage quota for ${cls.replace('_', ' ')} is exhausted.`);
-  }
-  throw new ApiError(
+  if (!r.ok) throw chargeRefused(r, cls, amount);
+}
+
+/** The 402 of a debit the balance or the monthly quota refused. */
+function chargeRefused(r: Extract<DebitResult, { ok: false }>, cls: UsageClass, amount: number): ApiError {
+  if (r.reason === 'usage_limit_exceeded') return new ApiError('usage_limit_exceeded', `The monthly usage quota for ${cls.replace('_', ' ')} is exhausted.`);
+  return new ApiError(
     'insufficient_credit',
     `The account's credit (${usd(r.balance_micros).toFixed(6)} USD) does not cover this operation (${usd(amount).toFixed(6)} USD).`,
   );
+}
+
+/** Gives back a price debited with the admission of a call that did not confirm it (never throws: logged). */
+async function refund(s: AppServices, auth: AuthState, c: PreCharge, period: string): Promise<void> {
+  try {
+    await s.accounts.debit({ account_id: auth.account.id, usage_class: c.usage_class, units: c.units, amount_micros: c.amount_micros, period, refund: true });
+  } catch (e) {
+    s.log.error('refund of an unconfirmed charge failed', {
+      account_id: auth.account.id,
+      usage_class: c.usage_class,
+      units: c.units,
+      error: (e as Error).message,
+    });
+  }
 }

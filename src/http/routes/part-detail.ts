@@ -86,6 +86,7 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       tags: ['parts'],
       access: 'parts:read',
       paid: true,
+      price: { usage_class: 'part_records', units: 1 },
       params: {
         type: 'object',
         required: ['manufacturer', 'mpn'],
