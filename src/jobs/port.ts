@@ -65,6 +65,25 @@ export interface JobRecord {
   hold: { units: number; amount_micros: number; period: string } | null;
 }
 
+/** A new job as it is stored: queued, no progress, no result yet. */
+export function queuedJob(f: Pick<JobRecord, 'job_id' | 'type' | 'request_id' | 'account_id' | 'input' | 'hold'> & { created_at?: string }): JobRecord {
+  return {
+    job_id: f.job_id,
+    type: f.type,
+    status: 'queued',
+    progress: null,
+    created_at: f.created_at ?? new Date().toISOString(),
+    completed_at: null,
+    usage: null,
+    result: null,
+    error: null,
+    request_id: f.request_id,
+    account_id: f.account_id,
+    input: f.input,
+    hold: f.hold,
+  };
+}
+
 /** Fields a transition may set. */
 export type JobPatch = Partial<Pick<JobRecord, 'status' | 'progress' | 'completed_at' | 'usage' | 'result' | 'error' | 'hold'>>;
 

@@ -23,7 +23,7 @@ import { agenticSearch } from '../search/agentic.ts';
 import { presentPart } from '../search/present.ts';
 import type { AiProvider, Deliverable, ProviderAnswer, TokenUsage } from '../ai/port.ts';
 import { ProviderError } from '../ai/port.ts';
-import { isTerminal, type JobError, type JobEvent, type JobRecord, type JobStore, type JobType, type JobUsage } from './port.ts';
+import { isTerminal, queuedJob, type JobError, type JobEvent, type JobRecord, type JobStore, type JobType, type JobUsage } from './port.ts';
 
 /** Candidates discovery retrieves for the provider to rank. */
 export const DISCOVER_CANDIDATES = 30;
@@ -109,21 +109,7 @@ export async function holdFor(deps: JobsDeps, accountId: string, jobId: string):
 export async function createJob(deps: JobsDeps, type: JobType, accountId: string, requestId: string, input: DiscoverInput | DeepDiveInput): Promise<JobRecord> {
   const job_id = newJobId();
   const hold = await holdFor(deps, accountId, job_id);
-  const job: JobRecord = {
-    job_id,
-    type,
-    status: 'queued',
-    progress: null,
-    created_at: new Date().toISOString(),
-    completed_at: null,
-    usage: null,
-    result: null,
-    error: null,
-    request_id: requestId,
-    account_id: accountId,
-    input,
-    hold,
-  };
+  const job = queuedJob({ job_id, type, request_id: requestId, account_id: accountId, input, hold });
   try {
     await deps.store.create(job);
   } catch (e) {

@@ -6,25 +6,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_RETENTION_MS, UnknownCursorError, type JobRecord, type JobStore } from '../../src/jobs/port.ts';
+import { JOB_RETENTION_MS, queuedJob, UnknownCursorError, type JobRecord, type JobStore } from '../../src/jobs/port.ts';
 
 const unique = (what: string) => `${what}_${randomBytes(6).toString('hex')}`;
 
 export function newJob(accountId: string, over: Partial<JobRecord> = {}): JobRecord {
   return {
-    job_id: unique('job'),
-    type: 'discover',
-    status: 'queued',
-    progress: null,
-    created_at: new Date().toISOString(),
-    completed_at: null,
-    usage: null,
-    result: null,
-    error: null,
-    request_id: unique('req'),
-    account_id: accountId,
-    input: { requirements: 'a 3.3 V LDO', limit: 5 },
-    hold: null,
+    ...queuedJob({
+      job_id: unique('job'),
+      type: 'discover',
+      request_id: unique('req'),
+      account_id: accountId,
+      input: { requirements: 'a 3.3 V LDO', limit: 5 },
+      hold: null,
+    }),
     ...over,
   };
 }

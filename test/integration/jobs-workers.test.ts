@@ -12,7 +12,7 @@ import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
-import { spawnPartsearch, stop, waitUp } from '../support/processes.ts';
+import { redisProcessEnv, spawnPartsearch, stop, waitUp } from '../support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) noteSkip('multi-process job tests', 'REDIS_URL is not set');
@@ -32,17 +32,7 @@ describe.skipIf(!REDIS_URL)('an API process and a worker process sharing Redis',
     const engine = createSqliteEngine({ file: path.join(dir, 'partsearch.db') });
     await runIngest({ engine, embedder: null, parts: [SMALL.parts], manufacturersFile: SMALL.manufacturers, reportFile: path.join(dir, 'r.jsonl') });
     await engine.close();
-    env = {
-      HOST: '127.0.0.1',
-      PORT: new URL(url).port,
-      PARTSEARCH_DATA_DIR: dir,
-      REDIS_URL: REDIS_URL!,
-      REDIS_KEY_PREFIX: prefix,
-      PARTSEARCH_KEY_PEPPER: pepper,
-      EMBEDDING_MODEL_DIR: 'none',
-      LOG_LEVEL: 'warn',
-      JOB_WORKERS: '0',
-    };
+    env = { ...redisProcessEnv({ dir, prefix, pepper, port: Number(new URL(url).port) }), JOB_WORKERS: '0' };
     store = createRedisAccountStore({ url: REDIS_URL!, pepper: Buffer.from(pepper), prefix });
     const a = await store.createAccount({ name: 'jobs', subscription: true });
     const { secret } = await store.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read', 'ai:run'], rate_limit_per_minute: 1000 });

@@ -11,7 +11,7 @@ import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
-import { spawnPartsearch, waitUp } from '../support/processes.ts';
+import { redisProcessEnv, spawnPartsearch, waitUp } from '../support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) noteSkip('multi-process Redis tests', 'REDIS_URL is not set');
@@ -30,17 +30,7 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
     await engine.close();
     store = createRedisAccountStore({ url: REDIS_URL!, pepper: Buffer.from(pepper), prefix });
     for (const port of [0, 1].map((i) => 20000 + (process.pid % 10000) + i * 7)) {
-      const p = spawnPartsearch(['serve'], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PARTSEARCH_DATA_DIR: dir,
-        REDIS_URL: REDIS_URL!,
-        REDIS_KEY_PREFIX: prefix,
-        PARTSEARCH_KEY_PEPPER: pepper,
-        EMBEDDING_MODEL_DIR: 'none',
-        LOG_LEVEL: 'warn',
-        PRICES_USD: 'part_records=0.1',
-      });
+      const p = spawnPartsearch(['serve'], { ...redisProcessEnv({ dir, prefix, pepper, port }), PRICES_USD: 'part_records=0.1' });
       procs.push(p);
       urls.push(`http://127.0.0.1:${port}`);
     }

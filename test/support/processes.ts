@@ -33,3 +33,17 @@ export async function stop(p: ChildProcess): Promise<void> {
     p.kill('SIGTERM');
   });
 }
+
+/** The environment of a `partsearch serve` or `worker` on loopback sharing Redis under `prefix`, lexical-only, quiet. */
+export function redisProcessEnv(o: { dir: string; prefix: string; pepper: string; port?: number }): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    ...(o.port === undefined ? {} : { PORT: String(o.port) }),
+    PARTSEARCH_DATA_DIR: o.dir,
+    REDIS_URL: process.env.REDIS_URL!,
+    REDIS_KEY_PREFIX: o.prefix,
+    PARTSEARCH_KEY_PEPPER: o.pepper,
+    EMBEDDING_MODEL_DIR: 'none',
+    LOG_LEVEL: 'warn',
+  };
+}

@@ -7,37 +7,11 @@ import { createLocalProvider } from '../../src/ai/local.ts';
 import type { Deliverable } from '../../src/ai/port.ts';
 import type { PartRecord, PartSpec } from '../../src/catalog/part.ts';
 import type { SiUnit } from '../../src/catalog/units.ts';
+import { partRecord } from '../support/parts.ts';
 
 const spec = (name: string, value: string, num: number | null = null, unit: SiUnit | null = null): PartSpec => ({ name, value, num, min: num, max: num, unit });
 
-function part(id: number, mpn: string, specs: PartSpec[], over: Partial<PartRecord> = {}): PartRecord {
-  return {
-    id,
-    mpn,
-    mpn_norm: mpn,
-    mpn_slug: mpn,
-    slug: `maker/${mpn}`,
-    manufacturer: { id: 1, name: 'Maker', slug: 'maker' },
-    description: `${mpn} part`,
-    long_description: null,
-    status: 'active',
-    category: null,
-    series: null,
-    package: null,
-    specs,
-    images: [],
-    documents: [],
-    offers: [],
-    aliases: [],
-    aliases_norm: [],
-    source_id: null,
-    attributes: {},
-    lists: [],
-    stock: 0,
-    min_price_usd: null,
-    ...over,
-  };
-}
+const part = (id: number, mpn: string, specs: PartSpec[], over: Partial<PartRecord> = {}): PartRecord => partRecord(id, mpn, { specs, ...over });
 
 const provider = createLocalProvider();
 const signal = new AbortController().signal;

@@ -10,6 +10,7 @@ import type { PartRecord } from '../../src/catalog/part.ts';
 import { createOpenAiProvider } from '../../src/ai/openai.ts';
 import { ProviderError, type AiProvider, type Deliverable } from '../../src/ai/port.ts';
 import { completion, FakeChatCompletionsServer } from '../support/llm-server.ts';
+import { partRecord } from '../support/parts.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Fixtures: part records built by hand.
@@ -18,16 +19,10 @@ import { completion, FakeChatCompletionsServer } from '../support/llm-server.ts'
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 
 function part(id: number, mpn: string, over: Partial<PartRecord> = {}): PartRecord {
-  return {
-    id,
-    mpn,
-    mpn_norm: mpn.toLowerCase(),
-    mpn_slug: mpn.toLowerCase(),
+  return partRecord(id, mpn, {
     slug: `acme/${mpn.toLowerCase()}`,
     manufacturer: { id: 1, name: 'Acme Semiconductors', slug: 'acme' },
     description: `LDO regulator ${mpn}`,
-    long_description: null,
-    status: 'active',
     category: {
       slug: 'power/ldo',
       name: 'LDO Regulators',
@@ -36,25 +31,16 @@ function part(id: number, mpn: string, over: Partial<PartRecord> = {}): PartReco
         { slug: 'power/ldo', name: 'LDO Regulators' },
       ],
     },
-    series: null,
     package: 'SOT-23-5',
     specs: [
       { name: 'Output Voltage', value: '3.3 V', num: 3.3, min: 3.3, max: 3.3, unit: 'V' },
       { name: 'Output Current', value: '300 mA', num: 0.3, min: 0.3, max: 0.3, unit: 'A' },
       { name: 'Dropout Voltage', value: '200 mV', num: 0.2, min: 0.2, max: 0.2, unit: 'V' },
     ],
-    images: [],
-    documents: [],
-    offers: [],
-    aliases: [],
-    aliases_norm: [],
-    source_id: null,
-    attributes: {},
-    lists: [],
     stock: 1000,
     min_price_usd: 0.12,
     ...over,
-  };
+  });
 }
 
 /** Twelve candidates, each with enough specs that its line is a few hundred characters. */
