@@ -26,11 +26,19 @@ export interface AdmitRequest {
   /**
    * A paid request's price, to be debited with the admission when the gate can (the Redis gate: in the
    * same script, saving the request a second round trip). Applied only to a request that passes every
-   * check before payment: admitted by the throttle, a valid key that may use the route, the account
-   * subscribed and within `monthlyCap` requests.
+   * check before payment (admitted by the throttle, a valid key that may use the route, the account
+   * subscribed and within `monthlyCap` requests) on an account whose balance covers at least
+   * PRECHARGE_HEADROOM such prices.
    */
   charge?: PreCharge;
 }
+
+/**
+ * A price is taken at admission only from a balance at least this many times the price: a price held by a
+ * call that then fails is unavailable to the account's other calls until it is given back, and with this
+ * margin only that many failing calls in flight at once could make another call short of credit.
+ */
+export const PRECHARGE_HEADROOM = 100;
 
 export interface PreCharge {
   usage_class: UsageClass;

@@ -18,7 +18,7 @@
  * through the account store and the throttle as separate calls (createGate's path).
  */
 import type { Admission, AdmitRequest, Gate } from './gate.ts';
-import { createGate } from './gate.ts';
+import { createGate, PRECHARGE_HEADROOM } from './gate.ts';
 import type { Account, AccountStore, ApiKeyInfo, DebitResult, Throttle } from './port.ts';
 import { redisAccountKeys } from './redis-store.ts';
 import { DEBIT_LUA } from './redis-store-scripts.ts';
@@ -32,10 +32,11 @@ const ADMIT = `
 -- account and request-count state is read once per batch and kept in Lua tables, and the writes
 -- (the admitted requests' window entries, expiries, request counts) are made once per key at the end.
 -- KEYS: the batch's distinct keys. ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when
--- older than (ISO), now (ISO). Per admission from ARGV[4], 16 each: bucket, key, account and request
+-- older than (ISO), now (ISO). Per admission from ARGV[4], 17 each: bucket, key, account and request
 -- counts (indexes into KEYS), limit, windowMs, member, period, count (1/0), then the charge: usage and
--- ledger (indexes into KEYS), units ('' = no charge), amount, quota ('' = none), class, monthly cap.
--- The charge is debited (DEBIT_LUA) only for a request that passes every check before payment.
+-- ledger (indexes into KEYS), units ('' = no charge), amount, quota ('' = none), class, monthly cap,
+-- headroom. The charge is debited (DEBIT_LUA) only for a request that passes every check before payment,
+-- from a balance of at least headroom times the amount.
 -- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests
 -- (-1: not counted), charge status (1 ok, 0 refused, 2 not applied, -2 none asked), balance after, reason.
 ${CLOCK_LUA}
@@ -44,8 +45,8 @@ ${WINDOWS_LUA}
 ${DEBIT_LUA}
 local keys, accts, reqs, reqOrder = {}, {}, {}, {}
 local out = {}
-for i = 0, (#ARGV - 3) / 16 - 1 do
-  local a = 3 + i * 16
+for i = 0, (#ARGV - 3) / 17 - 1 do
+  local a = 3 + i * 17
   local b = window_open(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
   local key, acct, rk = KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
   local allowed = window_hit(b, tonumber(ARGV[a + 5]), ARGV[a + 7])
@@ -83,10 +84,12 @@ for i = 0, (#ARGV - 3) / 16 - 1 do
   local cst, cbal, creason = -2, '', ''
   if ARGV[a + 12] ~= '' then
     cst = 2
-    if state == 1 and allowed == 1 and ARGV[a + 9] == '1' and sub == '1' and n >= 0 and n <= tonumber(ARGV[a + 16]) then
+    local amount = tonumber(ARGV[a + 13])
+    if state == 1 and allowed == 1 and ARGV[a + 9] == '1' and sub == '1' and n >= 0 and n <= tonumber(ARGV[a + 16])
+      and (debit_balance(acct) or -1) >= amount * tonumber(ARGV[a + 17]) then
       local ledger = KEYS[tonumber(ARGV[a + 11])]
       local st, after, reason = debit_apply(acct, KEYS[tonumber(ARGV[a + 10])], ledger, ledger,
-        tonumber(ARGV[a + 12]), tonumber(ARGV[a + 13]), ARGV[a + 14], ARGV[a + 15], '', ARGV[a + 8])
+        tonumber(ARGV[a + 12]), amount, ARGV[a + 14], ARGV[a + 15], '', ARGV[a + 8])
       cst, cbal, creason = st, after and string.format('%d', after) or '0', reason
     end
   end
@@ -155,8 +158,8 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
         const c = r.charge;
         if (c) {
           args.push(keys.index(k.usage(account.id, r.period)), keys.index(k.ledger(account.id)), String(c.units), String(c.amount_micros));
-          args.push(c.quota === null ? '' : String(c.quota), c.usage_class, String(c.monthlyCap));
-        } else args.push('', '', '', '', '', '', '');
+          args.push(c.quota === null ? '' : String(c.quota), c.usage_class, String(c.monthlyCap), String(PRECHARGE_HEADROOM));
+        } else args.push('', '', '', '', '', '', '', '');
       }
       const reply = await admitScript(keys.list.length, ...keys.list, ...args);
       if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');

@@ -88,7 +88,8 @@ local dBal, dStart, dAccts = {}, {}, {}
 local dUsed, dUsedOrder = {}, {}
 local dRefsSeen = {}
 local dOrder, dEntries = {}, {}
-local function debit_apply(acct, usage, refs, ledger, units, amount, quota, class, ref, period)
+-- The account's balance as the debits so far left it (false: unknown account).
+local function debit_balance(acct)
   local b = dBal[acct]
   if b == nil then
     local v = redis.call('HGET', acct, 'balance_micros')
@@ -99,6 +100,10 @@ local function debit_apply(acct, usage, refs, ledger, units, amount, quota, clas
       dAccts[#dAccts + 1] = acct
     end
   end
+  return b
+end
+local function debit_apply(acct, usage, refs, ledger, units, amount, quota, class, ref, period)
+  local b = debit_balance(acct)
   if not b then return -1, false, '' end
   if ref ~= '' and (dRefsSeen[refs .. '|' .. ref] or redis.call('HEXISTS', refs, ref) == 1) then return 1, b, '' end
   if b < amount then return 0, b, 'insufficient_credit' end

@@ -60,17 +60,34 @@ describe.skipIf(!REDIS_URL)('two API processes sharing Redis', () => {
   });
 
   it('charges a part detail once, with its admission; a 404, a redirect and a HEAD pay nothing', async () => {
-    const { secret, account } = await key(1);
+    // 20 USD: enough headroom (100 prices of 0.1) for the price to be taken with the admission.
+    const { secret, account } = await key(20);
     const get = (p: string, method = 'GET') => fetch(`${urls[0]}${p}`, { method, redirect: 'manual', headers: { Authorization: `Bearer ${secret}` } });
     // The first request of a key takes the separate calls; the next ones the one-script admission.
     for (const p of ['/v1/parts/texas-instruments/NOPE-1', '/v1/parts/texas-instruments/NOPE-2']) expect((await get(p)).status).toBe(404);
     expect((await get('/v1/parts/TEXAS-INSTRUMENTS/LM358DR')).status).toBe(308);
     expect((await get('/v1/parts/texas-instruments/LM358DR', 'HEAD')).status).toBe(200);
-    expect((await store.getAccount(account.id))!.balance_micros).toBe(1_000_000);
+    expect((await store.getAccount(account.id))!.balance_micros).toBe(20_000_000);
     expect((await get('/v1/parts/texas-instruments/LM358DR')).status).toBe(200);
-    expect((await store.getAccount(account.id))!.balance_micros).toBe(900_000);
+    expect((await store.getAccount(account.id))!.balance_micros).toBe(19_900_000);
     const period = new Date().toISOString().slice(0, 7);
     expect((await store.usage(account.id, period)).by_class.part_records).toEqual({ units: 1, amount_micros: 100_000 });
+  });
+
+  it('near an empty balance a lookup is charged after the work: a 404 or a redirect stays free, a concurrent lookup is not refused', async () => {
+    const poor = await key(0.05);
+    const get = (p: string) => fetch(`${urls[1]}${p}`, { redirect: 'manual', headers: { Authorization: `Bearer ${poor.secret}` } });
+    for (const p of ['/v1/parts/texas-instruments/NOPE-1', '/v1/parts/texas-instruments/NOPE-2']) expect((await get(p)).status).toBe(404);
+    expect((await get('/v1/parts/TEXAS-INSTRUMENTS/LM358DR')).status).toBe(308);
+    expect((await get('/v1/parts/texas-instruments/LM358DR')).status).toBe(402);
+    const one = await key(0.1);
+    const both = await Promise.all(
+      ['/v1/parts/texas-instruments/NOPE-3', '/v1/parts/texas-instruments/LM358DR'].map((p) =>
+        fetch(`${urls[0]}${p}`, { headers: { Authorization: `Bearer ${one.secret}` } }).then((r) => r.status),
+      ),
+    );
+    expect(both).toEqual([404, 200]);
+    expect((await store.getAccount(one.account.id))!.balance_micros).toBe(0);
   });
 
   it('never overdraws the balance under parallel paid requests on both processes', async () => {

@@ -112,12 +112,16 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
     const access = route.access;
     const allowedFor = (key: ApiKeyInfo) => access === 'authenticated' || key.capabilities.includes(access);
-    const price = route.paid ? route.price : undefined;
+    // A price held from admission to the end of the call is credit other calls of the account cannot
+    // use meanwhile, so it is held only where that cannot matter: no monthly quota on the class (a held
+    // unit could refuse another call's), and (in the gate) a balance of at least PRECHARGE_HEADROOM prices.
+    // Otherwise, and when the gate does not charge at admission, the handler's charge debits after the work.
+    const price = route.paid && route.price && billing.quotas[route.price.usage_class] === undefined ? route.price : undefined;
     const preCharge: PreCharge | undefined = price && {
       usage_class: price.usage_class,
       units: price.units,
       amount_micros: priceOf(billing, price.usage_class, price.units),
-      quota: billing.quotas[price.usage_class] ?? null,
+      quota: null,
       monthlyCap: billing.monthlyRequestCap,
     };
     return async (ctx: Context, next: Next) => {
@@ -125,7 +129,11 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       const period = currentPeriod();
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
       const { throttle: t, auth, requests, charged } = await admit(ctx, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
-      /** The price debited with the admission, until the handler confirms it or it is given back. */
+      /**
+       * The price debited with the admission, until the handler confirms it or it is given back. A charge
+       * the gate did not take (refused, or not applied) is no answer yet: the handler's charge debits after
+       * the work, so a 404 or a redirect stays free whatever the balance.
+       */
       let held = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key } : null;
       const giveBack = async () => {
         if (!held) return;
@@ -157,7 +165,6 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
           if (!auth.account.subscription)
             throw new ApiError('subscription_required', 'This operation is paid and needs an active subscription on the account.');
           if (auth.account.balance_micros <= 0) throw new ApiError('insufficient_credit', 'The account has no credit left; add credit to continue.');
-          if (charged && !charged.ok) throw chargeRefused(charged, preCharge!.usage_class, preCharge!.amount_micros);
         }
         ctx.state.auth = auth satisfies AuthState;
         ctx.state.charge =
@@ -165,7 +172,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
             ? async () => undefined
             : async (cls: UsageClass, units: number, reference?: string) => {
                 // The handler's charge of the price held: confirmed, nothing more to debit.
-                if (held && cls === held.charge.usage_class && units === held.charge.units) {
+                if (held && reference === undefined && cls === held.charge.usage_class && units === held.charge.units) {
                   held = null;
                   return;
                 }
