@@ -78,7 +78,12 @@ export async function createJobServices(config: Config): Promise<JobServices> {
   let provider;
   if (config.llmProvider === 'openai') {
     const { createOpenAiProvider } = await import('./ai/openai.ts');
-    provider = createOpenAiProvider({ baseURL: config.llmBaseUrl!, apiKey: config.llmApiKey ?? 'none', model: config.llmModel });
+    provider = createOpenAiProvider({
+      baseURL: config.llmBaseUrl!,
+      apiKey: config.llmApiKey ?? 'none',
+      model: config.llmModel,
+      temperature: config.llmTemperature,
+    });
   } else {
     const { createLocalProvider } = await import('./ai/local.ts');
     provider = createLocalProvider();

@@ -58,6 +58,8 @@ export interface Config {
   readonly llmBaseUrl: string | null;
   readonly llmApiKey: string | null;
   readonly llmModel: string;
+  /** Sampling temperature sent with each LLM call; null sends none (reasoning models refuse one). */
+  readonly llmTemperature: number | null;
   /** Most LLM tokens one AI job may use; its price is held at creation. */
   readonly aiTokenBudget: number;
   /** Job workers in the API process (0: only `partsearch worker` processes run jobs). */
@@ -136,13 +138,20 @@ function redisPrefix(env: Env): string {
   return v;
 }
 
-function llm(env: Env): Pick<Config, 'llmProvider' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel'> {
+function llm(env: Env): Pick<Config, 'llmProvider' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel' | 'llmTemperature'> {
   const llmProvider = oneOf(env, 'LLM_PROVIDER', ['local', 'openai'] as const, 'local');
   const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
   const llmApiKey = str(env, 'LLM_API_KEY');
   const llmModel = str(env, 'LLM_MODEL') ?? 'gpt-4o-mini';
   if (llmProvider === 'openai' && llmBaseUrl === null) throw new ConfigError('LLM_BASE_URL', 'is required when LLM_PROVIDER=openai');
-  return { llmProvider, llmBaseUrl, llmApiKey, llmModel };
+  const t = str(env, 'LLM_TEMPERATURE');
+  let llmTemperature: number | null = 0;
+  if (t !== null && t.toLowerCase() === 'none') llmTemperature = null;
+  else if (t !== null) {
+    llmTemperature = Number(t);
+    if (!/^\d+(\.\d+)?$/.test(t) || llmTemperature > 2) throw new ConfigError('LLM_TEMPERATURE', `must be a number from 0 to 2, or none, got "${t}"`);
+  }
+  return { llmProvider, llmBaseUrl, llmApiKey, llmModel, llmTemperature };
 }
 
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */

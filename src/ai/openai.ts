@@ -2,7 +2,7 @@
  * The `openai` adapter of the AI provider port (ai/port.ts): any OpenAI-compatible chat-completions
  * endpoint (OpenAI, Azure-style gateways, vLLM, llama.cpp server, Ollama, LiteLLM...) through the
  * openai SDK. Prompts and reply validation are ai/prompts.ts; this file is the transport: one
- * `chat.completions.create` per call, JSON mode, temperature 0, the request's AbortSignal, and the
+ * `chat.completions.create` per call, JSON mode, temperature 0 (configurable), the request's AbortSignal, and the
  * SDK's failures turned into ProviderErrors.
  *
  * Token cap: the request sets `max_completion_tokens`, not `max_tokens`. OpenAI deprecated
@@ -29,6 +29,8 @@ export interface OpenAiProviderOptions {
   timeoutMs?: number;
   /** Retries of connection errors, 408, 409, 429 and 5xx (the SDK's `maxRetries`); default 2. */
   maxRetries?: number;
+  /** Sampling temperature; default 0 (repeatable rankings). null sends none: reasoning models refuse one. */
+  temperature?: number | null;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -57,6 +59,7 @@ function abortError(signal: AbortSignal): Error {
 const tokens = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
 
 export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
+  const temperature = opts.temperature === undefined ? 0 : opts.temperature;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new OpenAI({
     baseURL: opts.baseURL,
@@ -125,7 +128,7 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
             model: opts.model,
             messages,
             response_format: { type: 'json_object' },
-            temperature: 0,
+            ...(temperature === null ? {} : { temperature }),
             max_completion_tokens: maxCompletionTokens,
           },
           { signal },

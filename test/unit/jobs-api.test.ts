@@ -137,6 +137,9 @@ describe.each(API_ENGINES)('AI jobs on %s', (kind) => {
       expect(picks).toEqual(done.result.results);
 
       // Resume after event 2: the rest, without gaps; after the last: nothing more, the stream closes.
+      const head = await fetch(`${api.url}/v1/jobs/${job.job_id}/stream`, { method: 'HEAD', headers: { Authorization: `Bearer ${secret}` } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const resumed = await readStream(await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': '2' }));
       expect(resumed).toEqual(events.slice(2));
       expect(await readStream(await api.get(`/v1/jobs/${job.job_id}/stream`, secret, { 'Last-Event-ID': String(events.length) }))).toEqual([]);

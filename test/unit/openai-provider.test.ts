@@ -84,7 +84,7 @@ const DELIVERABLES: Deliverable[] = [
 const llm = new FakeChatCompletionsServer();
 const providers: AiProvider[] = [];
 
-function provider(over: { maxRetries?: number; timeoutMs?: number } = {}): AiProvider {
+function provider(over: { maxRetries?: number; timeoutMs?: number; temperature?: number | null } = {}): AiProvider {
   const p = createOpenAiProvider({ baseURL: llm.baseURL, apiKey: API_KEY, model: 'test-model', maxRetries: 0, ...over });
   providers.push(p);
   return p;
@@ -129,6 +129,13 @@ afterAll(async () => {
 describe('openai provider: the request', () => {
   it('is named after the model', () => {
     expect(provider().name).toBe('openai:test-model');
+  });
+
+  it('sends the temperature configured, or none (reasoning models refuse one)', async () => {
+    llm.reply({ json: completion({ summary: 's', picks: [] }) }, { json: completion({ summary: 's', picks: [] }) });
+    await provider({ temperature: 0.3 }).rank(rankRequest());
+    await provider({ temperature: null }).rank(rankRequest());
+    expect(llm.requests.map((r) => r.body.temperature)).toEqual([0.3, undefined]);
   });
 
   it('sends the model, the messages, JSON mode, temperature 0, the token cap and the bearer key', async () => {

@@ -435,6 +435,13 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
         if (after > 0 && (await s.jobs.store.events(job.job_id, after - 1)).length === 0) {
           throw validationError([{ loc: ['header', 'Last-Event-ID'], msg: 'No event of this job has this id', type: 'unknown_event_id', input: header }]);
         }
+        if (ctx.method === 'HEAD') {
+          // The stream's headers without the stream: nothing to watch.
+          ctx.status = 200;
+          ctx.type = 'text/event-stream';
+          ctx.set('Cache-Control', 'no-cache');
+          return undefined;
+        }
         await streamEvents(s, ctx, job, after);
         return undefined;
       },
