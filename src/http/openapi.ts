@@ -42,7 +42,7 @@ function errorStatuses(r: RouteSpec): number[] {
 
 function parameters(r: RouteSpec): unknown[] {
   const out: unknown[] = [];
-  const add = (where: 'query' | 'path', schema: JsonSchema | undefined) => {
+  const add = (where: 'query' | 'path' | 'header', schema: JsonSchema | undefined) => {
     const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema?.required as string[] | undefined) ?? []);
     for (const [name, s] of Object.entries(props)) {
@@ -57,6 +57,7 @@ function parameters(r: RouteSpec): unknown[] {
   };
   add('path', r.params);
   add('query', r.query);
+  add('header', r.requestHeaders);
   return out;
 }
 

@@ -54,6 +54,8 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   query?: JsonSchema;
   params?: JsonSchema;
   body?: JsonSchema;
+  /** Request headers the handler reads and checks itself (an SSE stream's Last-Event-ID): documented in OpenAPI, not validated here. */
+  requestHeaders?: JsonSchema;
   /** A body the handler reads and checks itself (GraphQL): documented in OpenAPI, not validated here. */
   documentedBody?: JsonSchema;
   /**

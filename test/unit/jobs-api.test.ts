@@ -137,6 +137,8 @@ describe.each(API_ENGINES)('AI jobs on %s', (kind) => {
       expect(picks).toEqual(done.result.results);
 
       // Resume after event 2: the rest, without gaps; after the last: nothing more, the stream closes.
+      const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string; in: string }[] } }> };
+      expect(doc.paths['/v1/jobs/{job_id}/stream']!.get.parameters).toContainEqual(expect.objectContaining({ name: 'Last-Event-ID', in: 'header' }));
       const head = await fetch(`${api.url}/v1/jobs/${job.job_id}/stream`, { method: 'HEAD', headers: { Authorization: `Bearer ${secret}` } });
       expect(head.status).toBe(200);
       expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);

@@ -420,6 +420,16 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
       tags: ['jobs'],
       access: 'ai:run',
       params: jobIdParams,
+      requestHeaders: {
+        type: 'object',
+        properties: {
+          'Last-Event-ID': {
+            type: 'string',
+            pattern: '^[0-9]{1,9}$',
+            description: 'Resume after this event (an id the job has sent); a 422 otherwise.',
+          },
+        },
+      },
       responses: { 200: { description: 'The event stream (text/event-stream).', contentType: 'text/event-stream', schema: { type: 'string' } } },
       errors: [404],
       handler: async (ctx, { params }) => {
