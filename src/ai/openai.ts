@@ -16,7 +16,9 @@
  * signal's reason (by default a DOMException named AbortError), never a ProviderError.
  */
 import OpenAI from 'openai';
-import { buildAnswerPrompt, buildRankPrompt, parseAnswerReply, parseRankReply, readJsonObject, truncate, type ChatMessage } from './prompts.ts';
+import { buildAnswerPrompt, parseAnswerReply } from './answer-prompt.ts';
+import { readJsonObject, truncate, type ChatMessage } from './prompts.ts';
+import { buildRankPrompt, parseRankReply } from './rank-prompt.ts';
 import { ProviderError, type AiProvider, type AnswerRequest, type DeepDiveAnswer, type RankAnswer, type RankRequest, type TokenUsage } from './port.ts';
 
 export interface OpenAiProviderOptions {
