@@ -3,7 +3,7 @@
  * configured by PRICES_USD; monthly quotas by MONTHLY_QUOTAS. The billing period is the UTC
  * calendar month.
  */
-import type { UsageClass } from './port.ts';
+import type { AccountStore, DebitResult, UsageClass } from './port.ts';
 
 export interface BillingConfig {
   /** micro-USD per unit; ai_tokens per 1,000 tokens. */
@@ -53,4 +53,31 @@ export function currentPeriod(nowMs = Date.now()): { key: string; start: string;
   }
   const m = periodMemo;
   return { key: m.key, start: m.start, end: m.end, secondsLeft: Math.max(1, Math.ceil((m.endMs - nowMs) / 1000)) };
+}
+
+/**
+ * Debits `units` of a class at its configured price, under the class's monthly quota, in the current
+ * billing period: what the HTTP charge and an AI job's hold both do. Returns the debit's result with the
+ * amount and period it was for.
+ */
+export async function debitAtPrice(
+  accounts: AccountStore,
+  cfg: BillingConfig,
+  accountId: string,
+  cls: UsageClass,
+  units: number,
+  reference?: string,
+): Promise<{ result: DebitResult; amount_micros: number; period: string }> {
+  const amount_micros = priceOf(cfg, cls, units);
+  const period = currentPeriod().key;
+  const result = await accounts.debit({
+    account_id: accountId,
+    usage_class: cls,
+    units,
+    amount_micros,
+    monthly_quota_units: cfg.quotas[cls] ?? null,
+    period,
+    ...(reference === undefined ? {} : { reference }),
+  });
+  return { result, amount_micros, period };
 }

@@ -209,17 +209,20 @@ function bestSpecs(p: PartRecord, d: Deliverable): PartSpec[] {
 /** The sentence of the part's documents sharing the most (and at least two) words with the question. */
 function bestPassage(p: PartRecord, d: Deliverable): { document: number; quote: string } | null {
   const q = new Set(words(`${d.question} ${d.response_format.hint ?? ''}`));
-  let best: { document: number; quote: string; score: number } | null = null;
-  p.documents.forEach((doc, i) => {
-    if (!doc.text) return;
-    for (const sentence of doc.text.split(/(?<=[.!?])\s+|\n+/)) {
+  let best: { document: number; quote: string } | null = null;
+  let bestShared = 1; // at least two words in common
+  for (const [i, doc] of p.documents.entries()) {
+    for (const sentence of doc.text?.split(/(?<=[.!?])\s+|\n+/) ?? []) {
       const w = new Set(words(sentence));
       let shared = 0;
       for (const x of q) if (w.has(x)) shared++;
-      if (shared >= 2 && (!best || shared > best.score)) best = { document: i, quote: sentence.trim().slice(0, 500), score: shared };
+      if (shared > bestShared) {
+        best = { document: i, quote: sentence.trim().slice(0, 500) };
+        bestShared = shared;
+      }
     }
-  });
-  return best ? { document: (best as { document: number }).document, quote: (best as { quote: string }).quote } : null;
+  }
+  return best;
 }
 
 /** A spec's number in the requested unit ("mA" of a value stored in A), or null. */

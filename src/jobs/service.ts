@@ -11,7 +11,7 @@
  * (at most its budget), a failed job pays nothing. The local provider spends no tokens and holds nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { currentPeriod, priceOf, type BillingConfig } from '../accounts/billing.ts';
+import { debitAtPrice, priceOf, type BillingConfig } from '../accounts/billing.ts';
 import type { AccountStore } from '../accounts/port.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogProvider } from '../catalog/view.ts';
@@ -90,19 +90,9 @@ export class HoldRefused extends Error {
 export async function holdFor(deps: JobsDeps, accountId: string, jobId: string): Promise<JobRecord['hold']> {
   if (deps.provider.free) return null;
   const units = deps.tokenBudget;
-  const amount = priceOf(deps.billing, 'ai_tokens', units);
-  const period = currentPeriod().key;
-  const r = await deps.accounts.debit({
-    account_id: accountId,
-    usage_class: 'ai_tokens',
-    units,
-    amount_micros: amount,
-    monthly_quota_units: deps.billing.quotas.ai_tokens ?? null,
-    period,
-    reference: `${jobId}:hold`,
-  });
-  if (!r.ok) throw new HoldRefused(r.reason, r.balance_micros, amount);
-  return { units, amount_micros: amount, period };
+  const { result: r, amount_micros, period } = await debitAtPrice(deps.accounts, deps.billing, accountId, 'ai_tokens', units, `${jobId}:hold`);
+  if (!r.ok) throw new HoldRefused(r.reason, r.balance_micros, amount_micros);
+  return { units, amount_micros, period };
 }
 
 /** Creates a queued job of the account (after its hold). A failure to store it gives the hold back. */

@@ -12,6 +12,7 @@ import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';
+import { parseSse } from '../support/sse.ts';
 import { redisProcessEnv, spawnPartsearch, stop, waitUp } from '../support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -69,10 +70,7 @@ describe.skipIf(!REDIS_URL)('an API process and a worker process sharing Redis',
     const streamed = fetch(`${url}/v1/jobs/${waiting.job_id}/stream`, { headers: auth }).then((r) => r.text());
     worker = spawnPartsearch(['worker', '--concurrency', '2'], env);
     const text = await streamed;
-    const events = text
-      .split('\n\n')
-      .filter((f) => f.startsWith('id: '))
-      .map((f) => f.split('\n')[1]!.slice('event: '.length));
+    const events = parseSse(text).map((f) => f.event);
     expect(events[0]).toBe('status');
     expect(events).toContain('pick');
     expect(events.at(-1)).toBe('result');

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ENGINES, startTestApi, type TestApi } from '../support/api.ts';
+import { parseSse } from '../support/sse.ts';
+import { ended, until } from '../support/wait.ts';
 
 let api: TestApi;
 let secret: string;
@@ -26,27 +28,17 @@ interface Job {
 }
 
 async function waitDone(jobId: string, key = secret): Promise<Job> {
-  for (let i = 0; i < 200; i++) {
+  const job = await until(async () => {
     const r = await api.get(`/v1/jobs/${jobId}`, key);
     expect(r.status).toBe(200);
-    const job = (await r.json()) as Job;
-    if (['completed', 'failed', 'cancelled'].includes(job.status)) return job;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error(`job ${jobId} did not end`);
+    return (await r.json()) as Job;
+  }, ended);
+  expect(ended(job), `job ${jobId} did not end`).toBe(true);
+  return job;
 }
 
 /** Reads an SSE response to its end: frames as {id, event, data}. */
-async function readStream(r: Response): Promise<{ id: number; event: string; data: unknown }[]> {
-  const text = await r.text();
-  return text
-    .split('\n\n')
-    .filter((f) => f.trim() !== '' && !f.startsWith(':'))
-    .map((f) => {
-      const lines = Object.fromEntries(f.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
-      return { id: Number(lines.id), event: lines.event!, data: JSON.parse(lines.data!) as unknown };
-    });
-}
+const readStream = async (r: Response) => parseSse(await r.text());
 
 describe.each(API_ENGINES)('AI jobs on %s', (kind) => {
   beforeAll(async () => {
@@ -82,10 +74,17 @@ describe.each(API_ENGINES)('AI jobs on %s', (kind) => {
     });
 
     it('applies the hard filters, and says so when nothing matches', async () => {
-      const r = await api.post('/v1/parts/discover', { requirements: 'op amp', filters: { categories: ['resistors'] } }, secret);
-      expect(r.status).toBe(202);
-      const done = await waitDone(((await r.json()) as Job).job_id);
-      for (const p of done.result.results) expect(p.part.category.path[0].slug).toBe('resistors');
+      // "0603" finds capacitors and resistors; under the category filter, resistors alone.
+      const categoriesOf = async (body: unknown) => {
+        const r = await api.post('/v1/parts/discover', body, secret);
+        expect(r.status).toBe(202);
+        const done = await waitDone(((await r.json()) as Job).job_id);
+        return (done.result.results as { part: { categories: { path: { slug: string }[] }[] } }[]).map((p) => p.part.categories[0]!.path[0]!.slug);
+      };
+      expect(new Set(await categoriesOf({ requirements: '0603', limit: 10 }))).toEqual(new Set(['resistors', 'capacitors']));
+      const filtered = await categoriesOf({ requirements: '0603', limit: 10, filters: { categories: ['resistors'] } });
+      expect(filtered.length).toBeGreaterThan(0);
+      expect(new Set(filtered)).toEqual(new Set(['resistors']));
 
       const none = await api.post(
         '/v1/parts/discover',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiProvider } from '../../src/ai/openai.ts';
 import { completion, FakeChatCompletionsServer } from '../support/llm-server.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { ended, until } from '../support/wait.ts';
 
 const llm = new FakeChatCompletionsServer();
 let api: TestApi;
@@ -31,16 +32,6 @@ interface Usage {
 }
 const usage = async (secret: string) => (await (await api.get('/v1/usage', secret)).json()) as Usage;
 const jobOf = async (secret: string, id: string) => (await (await api.get(`/v1/jobs/${id}`, secret)).json()) as Record<string, any>;
-
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const v = await f();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition not reached');
-}
-const ended = (j: Record<string, any>) => ['completed', 'failed', 'cancelled'].includes(j.status);
 
 /** The candidate ids a rank prompt carries ({"id":N,...} lines). */
 const idsIn = (body: any): number[] => [...String(body.messages.at(-1).content).matchAll(/"id":(\d+)/g)].map((m) => Number(m[1]));

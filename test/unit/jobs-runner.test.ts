@@ -20,6 +20,7 @@ import { createSqliteJobStore } from '../../src/jobs/sqlite-store.ts';
 import { silentLogger } from '../../src/log.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { smallSqliteEngine } from '../support/small-engine.ts';
+import { until } from '../support/wait.ts';
 
 const PERIOD = new Date().toISOString().slice(0, 7);
 let engine: SearchEngine;
@@ -62,15 +63,6 @@ function tokenProvider(tokens: number, after: () => Promise<void> = async () => 
     answer: (req) => local.answer(req),
     close: async () => {},
   };
-}
-
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const discover = { requirements: '10k 0603 resistor', filters: { status: ['active' as const] }, limit: 3, base_url: 'http://localhost' };

@@ -14,7 +14,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { currentPeriod, priceOf, usd } from '../../accounts/billing.ts';
+import { currentPeriod, debitAtPrice, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate, type PreCharge } from '../../accounts/gate.ts';
 import type { Account, ApiKeyInfo, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { ApiError } from '../../errors.ts';
@@ -180,11 +180,11 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
               };
         await next();
       } catch (e) {
-        await giveBack();
+        if (held) await giveBack();
         throw e;
       }
       // A call that did not confirm the price (a redirect, a 404 answered without throwing) pays nothing.
-      await giveBack();
+      if (held) await giveBack();
     };
   };
   return Object.assign(forRoute, { unrouted });
@@ -203,17 +203,7 @@ function rateLimited(ctx: Context, t: ThrottleDecision): void {
 /** Debits work that succeeded; refuses (402) when the balance or the monthly quota cannot cover it. */
 export async function charge(s: AppServices, auth: AuthState, cls: UsageClass, units: number, reference?: string): Promise<void> {
   if (units <= 0) return;
-  const billing = s.config.billing;
-  const amount = priceOf(billing, cls, units);
-  const r = await s.accounts.debit({
-    account_id: auth.account.id,
-    usage_class: cls,
-    units,
-    amount_micros: amount,
-    monthly_quota_units: billing.quotas[cls] ?? null,
-    period: currentPeriod().key,
-    reference,
-  });
+  const { result: r, amount_micros: amount } = await debitAtPrice(s.accounts, s.config.billing, auth.account.id, cls, units, reference);
   if (!r.ok) throw chargeRefused(r, cls, amount);
 }
 

@@ -3,107 +3,25 @@
  * POST /v1/parts/{manufacturer}/{mpn}/deep-dive create them (202, `ai:run`, paid: the credit hold of
  * jobs/service.ts); GET /v1/jobs/{job_id}, its SSE stream, GET /v1/jobs and POST cancel read and end
  * them (free, `ai:run`). A job is visible to every key of the account that created it and to no one
- * else: another account's job id answers 404, as an unknown one does.
+ * else: another account's job id answers 404, as an unknown one does. Body schemas: job-schemas.ts;
+ * the event stream: job-stream.ts.
  */
-import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { ApiError, notFound, validationError } from '../../errors.ts';
-import { RESPONSE_FORMAT_TYPES, type Deliverable } from '../../ai/port.ts';
-import { JOB_STATUSES, JOB_TYPES, UnknownCursorError, isTerminal, type JobRecord, type JobStatus, type JobType } from '../../jobs/port.ts';
+import type { Deliverable } from '../../ai/port.ts';
+import { JOB_STATUSES, JOB_TYPES, UnknownCursorError, type JobRecord, type JobStatus, type JobType } from '../../jobs/port.ts';
 import { cancelJob, createJob, HoldRefused, jobsDeps, type DeepDiveInput, type DiscoverInput } from '../../jobs/service.ts';
 import { usd } from '../../accounts/billing.ts';
 import { partFiltersSchema, type PartFiltersInput } from '../../search/filters.ts';
-import { partSearchResultSchema } from '../../search/present.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
+import { jobSchema, jobSummarySchema, responseFormatSchema } from './job-schemas.ts';
+import { streamEvents } from './job-stream.ts';
 import type { JsonSchema } from '../validation.ts';
 import { filtersFor } from './parametric.ts';
 import { partResolver } from './part-detail.ts';
-
-/** SSE comment lines keep idle connections (and proxies) open, and re-read the job: another process's progress shows within this. */
-export const SSE_KEEPALIVE_MS = 15_000;
-
-const isoDate = { type: 'string', format: 'date-time' } as const;
-const progressSchema: JsonSchema = {
-  type: ['object', 'null'],
-  required: ['message', 'updated_at'],
-  properties: { message: { type: 'string' }, fraction: { type: 'number', minimum: 0, maximum: 1 }, updated_at: isoDate },
-};
-const jobErrorSchema: JsonSchema = {
-  type: ['object', 'null'],
-  required: ['type', 'message'],
-  properties: { type: { type: 'string' }, message: { type: 'string' } },
-};
-const usageSchema: JsonSchema = {
-  type: ['object', 'null'],
-  required: ['input_tokens', 'output_tokens', 'total_tokens'],
-  properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
-};
-const discoverPickSchema: JsonSchema = {
-  type: 'object',
-  required: ['rank', 'part', 'fit_rationale'],
-  properties: { rank: { type: 'integer', minimum: 1 }, part: partSearchResultSchema, fit_rationale: { type: 'string' } },
-};
-const discoverResultSchema: JsonSchema = {
-  type: 'object',
-  required: ['summary', 'results'],
-  properties: { summary: { type: 'string' }, results: { type: 'array', items: discoverPickSchema } },
-};
-const citationSchema: JsonSchema = {
-  type: 'object',
-  required: ['document_name', 'document_type', 'quote', 'url'],
-  properties: { document_name: { type: 'string' }, document_type: { type: 'string' }, quote: { type: 'string' }, url: { type: 'string' } },
-};
-const deepDiveResultSchema: JsonSchema = {
-  type: 'object',
-  required: ['answers'],
-  properties: {
-    answers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'question', 'value', 'value_type', 'display', 'explanation', 'citations', 'status'],
-        properties: {
-          key: { type: 'string' },
-          question: { type: 'string' },
-          value: { description: 'Shaped per the requested response format; null unless answered.' },
-          value_type: { type: 'string', enum: ['string', 'markdown', 'number', 'enum', 'list', 'json'] },
-          display: { type: 'string' },
-          explanation: { type: 'string' },
-          citations: { type: 'array', items: citationSchema },
-          status: { type: 'string', enum: ['answered', 'not_available', 'error'] },
-        },
-      },
-    },
-  },
-};
-
-const summaryProps = {
-  job_id: { type: 'string' },
-  type: { type: 'string', enum: [...JOB_TYPES] },
-  status: { type: 'string', enum: [...JOB_STATUSES] },
-  progress: progressSchema,
-  created_at: isoDate,
-  completed_at: { type: ['string', 'null'], format: 'date-time' },
-  error: jobErrorSchema,
-};
-export const jobSummarySchema: JsonSchema = { type: 'object', required: Object.keys(summaryProps), properties: summaryProps };
-export const jobSchema: JsonSchema = {
-  type: 'object',
-  required: [...Object.keys(summaryProps), 'stream_url', 'usage', 'result', 'request_id'],
-  properties: {
-    ...summaryProps,
-    stream_url: { type: 'string', description: 'Absolute URL of the SSE stream of this job.' },
-    usage: usageSchema,
-    result: {
-      description: 'DiscoverResult (discover) or DeepDiveResult (deep_dive) once completed; null until then.',
-      anyOf: [{ type: 'null' }, discoverResultSchema, deepDiveResultSchema],
-    },
-    request_id: requestIdSchema,
-  },
-};
 
 /** The API's own absolute base: PUBLIC_BASE_URL when set, else the origin the request came to. */
 function baseUrl(s: AppServices, ctx: Context): string {
@@ -151,24 +69,6 @@ async function create(s: AppServices, ctx: Context, type: JobType, input: Discov
   return present(s, ctx, job);
 }
 
-const responseFormatSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
-    type: { enum: [...RESPONSE_FORMAT_TYPES] },
-    unit: { type: 'string', minLength: 1, maxLength: 20, description: 'With number: the unit the value is given in ("mA", "V").' },
-    hint: { type: 'string', maxLength: 500 },
-    enum_values: {
-      type: 'array',
-      items: { type: 'string', minLength: 1, maxLength: 200 },
-      minItems: 1,
-      maxItems: 100,
-      description: 'With enum: the allowed values (required).',
-    },
-  },
-};
-
 /** Deliverables with their keys (the array index when absent) and formats (markdown when absent); duplicate keys or an enum without values are 422s. */
 function deliverablesOf(raw: { key?: string; question: string; response_format?: Deliverable['response_format'] }[]): Deliverable[] {
   const out = raw.map((d, i) => ({ key: d.key ?? String(i), question: d.question, response_format: d.response_format ?? { type: 'markdown' as const } }));
@@ -190,65 +90,6 @@ function deliverablesOf(raw: { key?: string; question: string; response_format?:
   }
   if (detail.length) throw validationError(detail);
   return out;
-}
-
-/** Writes the job's events after `last` as SSE frames until it ends (or the client goes). */
-async function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last: number): Promise<void> {
-  const out = new PassThrough();
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = 200;
-  ctx.type = 'text/event-stream';
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.set('X-Accel-Buffering', 'no');
-  ctx.body = out;
-  let ended = false;
-  let running = false;
-  let again = false;
-  let unwatch: () => void = () => undefined;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepalive);
-    unwatch();
-    out.end();
-  };
-  // Reads the job, then its events after the last sent: the events of a terminal status are written with
-  // it, so a job read as terminal has all its events in the list read after it.
-  const pump = async () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        const now = await s.jobs.store.get(job.job_id);
-        const events = await s.jobs.store.events(job.job_id, last);
-        for (const e of events) {
-          if (ended) return;
-          out.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
-          last = e.id;
-        }
-        if (!now || isTerminal(now.status)) return end();
-      } while (again && !ended);
-    } catch (e) {
-      s.log.warn('job stream read failed', { job_id: job.job_id, error: (e as Error).message });
-      end();
-    } finally {
-      running = false;
-    }
-  };
-  const keepalive = setInterval(() => {
-    if (ended) return;
-    out.write(': keep-alive\n\n');
-    void pump();
-  }, SSE_KEEPALIVE_MS);
-  ctx.req.on('close', end);
-  unwatch = await s.jobs.store.watch(job.job_id, () => void pump());
-  if (ended) unwatch();
-  await pump();
 }
 
 export function jobRoutes(s: AppServices): RouteSpec[] {
