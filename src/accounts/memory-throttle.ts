@@ -9,7 +9,7 @@
  * window are swept out every `sweepEvery` hits (at least as many hits as there are buckets, so the
  * sweep costs O(1) per hit amortised).
  */
-import type { Throttle } from './port.ts';
+import type { LocalThrottle, ThrottleDecision } from './port.ts';
 import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
 
 interface Bucket {
@@ -22,7 +22,7 @@ interface Bucket {
 /** Dropped entries a log keeps before it is compacted (also at least half the array: O(1) amortised per hit). */
 const COMPACT_AFTER = 1024;
 
-export interface MemoryThrottle extends Throttle {
+export interface MemoryThrottle extends LocalThrottle {
   /** Buckets currently held (for tests and metrics). */
   bucketCount(): number;
 }
@@ -40,40 +40,44 @@ export function createMemoryThrottle(opts: { sweepEvery?: number } = {}): Memory
     hitsSinceSweep = 0;
   };
 
+  const hitNow = (bucket: string, limit: number, windowMs: number, nowMs?: number): ThrottleDecision => {
+    checkThrottleArgs(bucket, limit, windowMs, nowMs);
+    const now = nowMs ?? Date.now();
+    if (++hitsSinceSweep >= Math.max(sweepEvery, buckets.size)) sweep(now);
+
+    let b = buckets.get(bucket);
+    if (!b) {
+      b = { log: [], head: 0, windowMs };
+      buckets.set(bucket, b);
+    }
+    b.windowMs = windowMs;
+    // Entries that left the window are skipped by moving `head`, not removed from the front of the
+    // array (which moves every remaining entry: with a key's limit in the millions, a full window
+    // made each hit cost about 180 µs). The array is compacted once most of it is skipped.
+    const cutoff = now - windowMs;
+    while (b.head < b.log.length && (b.log[b.head] as number) <= cutoff) b.head++;
+    if (b.head >= COMPACT_AFTER && b.head * 2 >= b.log.length) {
+      b.log = b.log.slice(b.head);
+      b.head = 0;
+    }
+    const log = b.log;
+    const allowed = log.length - b.head < limit;
+    if (allowed) {
+      // Sorted insert: the clock may step back, and tests pass times explicitly.
+      let i = log.length;
+      while (i > b.head && (log[i - 1] as number) > now) i--;
+      if (i === log.length) log.push(now);
+      else log.splice(i, 0, now);
+    }
+    const count = log.length - b.head;
+    if (count === 0) buckets.delete(bucket);
+    return throttleDecision(allowed, limit, count, count > 0 ? (log[b.head] as number) : now, now, windowMs);
+  };
+
   return {
+    hitNow,
     async hit(bucket, limit, windowMs, nowMs) {
-      checkThrottleArgs(bucket, limit, windowMs, nowMs);
-      const now = nowMs ?? Date.now();
-      if (++hitsSinceSweep >= Math.max(sweepEvery, buckets.size)) sweep(now);
-
-      let b = buckets.get(bucket);
-      if (!b) {
-        b = { log: [], head: 0, windowMs };
-        buckets.set(bucket, b);
-      }
-      b.windowMs = windowMs;
-      // Entries that left the window are skipped by moving `head`, not removed from the front of the
-      // array (which moves every remaining entry: with a key's limit in the millions, a full window
-      // made each hit cost about 180 µs). The array is compacted once most of it is skipped.
-      const cutoff = now - windowMs;
-      while (b.head < b.log.length && (b.log[b.head] as number) <= cutoff) b.head++;
-      if (b.head >= COMPACT_AFTER && b.head * 2 >= b.log.length) {
-        b.log = b.log.slice(b.head);
-        b.head = 0;
-      }
-      const log = b.log;
-      const count = () => log.length - b.head;
-
-      const allowed = count() < limit;
-      if (allowed) {
-        // Sorted insert: the clock may step back, and tests pass times explicitly.
-        let i = log.length;
-        while (i > b.head && (log[i - 1] as number) > now) i--;
-        if (i === log.length) log.push(now);
-        else log.splice(i, 0, now);
-      }
-      if (count() === 0) buckets.delete(bucket);
-      return throttleDecision(allowed, limit, count(), count() > 0 ? (log[b.head] as number) : now, now, windowMs);
+      return hitNow(bucket, limit, windowMs, nowMs);
     },
 
     bucketCount: () => buckets.size,

@@ -99,6 +99,16 @@ export interface AccountStore {
   close(): Promise<void>;
 }
 
+/**
+ * An account store that answers authentication and request counting without I/O (SQLite: a per-process
+ * cache and in-memory counts): the same answers as `authenticate` and `countRequest`, synchronously, so
+ * that an in-process gate admits a request without a promise per step (src/accounts/gate.ts).
+ */
+export interface LocalAccountStore extends AccountStore {
+  authenticateNow(secret: string, keyHash?: string): { key: ApiKeyInfo; account: Account } | null;
+  countRequestNow(accountId: string, period: string): number;
+}
+
 export interface ThrottleDecision {
   allowed: boolean;
   limit: number;
@@ -114,4 +124,9 @@ export interface ThrottleDecision {
 export interface Throttle {
   hit(bucket: string, limit: number, windowMs: number, nowMs?: number): Promise<ThrottleDecision>;
   close(): Promise<void>;
+}
+
+/** A throttle kept in this process: `hit`'s answer, synchronously. */
+export interface LocalThrottle extends Throttle {
+  hitNow(bucket: string, limit: number, windowMs: number, nowMs?: number): ThrottleDecision;
 }

@@ -21,7 +21,7 @@
  *
  * Schema, rows and prepared statements: sqlite-accounts-db.ts.
  */
-import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, UsageSummary } from './port.ts';
+import type { Account, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, LocalAccountStore, UsageSummary } from './port.ts';
 import { USAGE_CLASSES } from './port.ts';
 import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
 import { createTurnBatcher, oncePerTurn } from '../util/turn.ts';
@@ -41,7 +41,7 @@ import {
   needsLastUsedUpdate,
 } from './validate.ts';
 
-export function createSqliteAccountStore(opts: { file: string; pepper: Buffer }): AccountStore {
+export function createSqliteAccountStore(opts: { file: string; pepper: Buffer }): LocalAccountStore {
   const pepper = checkPepper(opts.pepper);
   const db = openAccountsDb(opts.file);
 
@@ -128,6 +128,47 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
     return outcomes;
   });
 
+  /** authenticate(), without I/O: the key and account caches, checked against data_version once per turn. */
+  function authenticateNow(secret: string, keyHash?: string): { key: ApiKeyInfo; account: Account } | null {
+    // A keyHash from this store's keyHash() is of a well-formed secret; otherwise check the form first.
+    if (keyHash === undefined && !looksLikeKey(secret)) return null;
+    const hash = keyHash ?? hashKey(secret, pepper);
+    dropCacheIfStale();
+    let key = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
+    if (!key) {
+      const row = q.keyByHash.get(hash);
+      if (!row) return null; // found by the keyed hash itself: nothing left to compare
+      if (keyCache.size >= CACHE_MAX) keyCache.clear();
+      key = toKey(row);
+      keyCache.set(hash, key);
+    }
+    if (key.revoked_at !== null) return null;
+    const account = cachedAccount(key.account_id);
+    if (!account) return null;
+    const now = Date.now();
+    if (needsLastUsedUpdate(key.last_used_at, now)) {
+      key.last_used_at = new Date(now).toISOString();
+      q.touchKey.run(key.last_used_at, key.id);
+    }
+    return { key, account };
+  }
+
+  /** countRequest(), in memory (see requestCounts). */
+  function countRequestNow(accountId: string, period: string): number {
+    checkText('period', period);
+    const k = `${accountId}\u0000${period}`;
+    let c = requestCounts.get(k);
+    if (!c) {
+      mustGetAccount(accountId);
+      const row = q.requestCount.get(accountId, period);
+      c = { accountId, period, persisted: row?.count ?? 0, pending: 0 };
+      requestCounts.set(k, c);
+    }
+    c.pending++;
+    if (c.pending >= 256) flushRequestCounts();
+    return c.persisted + c.pending;
+  }
+
   let closed = false;
 
   return {
@@ -208,27 +249,10 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       return keyHashOf(secret, pepper);
     },
 
+    authenticateNow,
+
     async authenticate(secret, keyHash) {
-      if (!looksLikeKey(secret)) return null;
-      const hash = keyHash ?? hashKey(secret, pepper);
-      dropCacheIfStale();
-      let key = keyCache.get(hash); // a hit is keyed by this very hash: nothing left to compare
-      if (!key) {
-        const row = q.keyByHash.get(hash);
-        if (!row) return null; // found by the keyed hash itself: nothing left to compare
-        if (keyCache.size >= CACHE_MAX) keyCache.clear();
-        key = toKey(row);
-        keyCache.set(hash, key);
-      }
-      if (key.revoked_at !== null) return null;
-      const account = cachedAccount(key.account_id);
-      if (!account) return null;
-      const now = Date.now();
-      if (needsLastUsedUpdate(key.last_used_at, now)) {
-        key.last_used_at = new Date(now).toISOString();
-        q.touchKey.run(key.last_used_at, key.id);
-      }
-      return { key, account };
+      return authenticateNow(secret, keyHash);
     },
 
     async debit(req: DebitRequest) {
@@ -246,19 +270,10 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       return summary;
     },
 
+    countRequestNow,
+
     async countRequest(accountId, period) {
-      checkText('period', period);
-      const k = `${accountId}\u0000${period}`;
-      let c = requestCounts.get(k);
-      if (!c) {
-        mustGetAccount(accountId);
-        const row = q.requestCount.get(accountId, period);
-        c = { accountId, period, persisted: row?.count ?? 0, pending: 0 };
-        requestCounts.set(k, c);
-      }
-      c.pending++;
-      if (c.pending >= 256) flushRequestCounts();
-      return c.persisted + c.pending;
+      return countRequestNow(accountId, period);
     },
 
     async close() {

@@ -301,10 +301,12 @@ describe('error forms', () => {
     });
     // An admission that fails after the throttle counted the request (a store error): one count, a 500.
     const { secret } = await api.key({ rateLimit: 10 });
-    const accounts = api.services.accounts;
-    const countRequest = accounts.countRequest.bind(accounts);
-    accounts.countRequest = async () => {
-      accounts.countRequest = countRequest;
+    // The embedded gate counts through the store's synchronous countRequestNow, other gates through countRequest.
+    const accounts = api.services.accounts as unknown as Record<string, unknown>;
+    const method = 'countRequestNow' in accounts ? 'countRequestNow' : 'countRequest';
+    const original = accounts[method];
+    accounts[method] = () => {
+      accounts[method] = original;
       throw new Error('SQLITE_BUSY (simulated)');
     };
     expect((await api.get('/v1/usage', secret)).status).toBe(500);

@@ -12,7 +12,7 @@
  * Redis gate is debited with its admission (one round trip instead of two); the handler's charge then
  * confirms it, and a call that does not confirm it gets it back as it ends.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, debitAtPrice, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate, type PreCharge } from '../../accounts/gate.ts';
@@ -31,7 +31,7 @@ const WINDOW_MS = 60_000;
 
 /** What the guard derives from an Authorization header: the secret, its keyed hash and the throttle bucket. */
 interface Credential {
-  header: Buffer;
+  header: string;
   secret: string | null;
   keyHash: string | null;
   bucket: string;
@@ -45,35 +45,34 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
   /**
    * The last credential seen on each connection. Clients send the same header on every request of a
    * keep-alive connection, and deriving the keyed hash and the bucket is two SHA-256 computations; a
-   * repeat costs one constant-time comparison of the header bytes instead (timingSafeEqual: a connection
-   * shared by several clients behind a proxy learns nothing from its timing). Only derived values are
+   * repeat costs one constant-time comparison of the header instead (sameText: a connection shared by
+   * several clients behind a proxy learns nothing from its timing). Only derived values are
    * remembered: authentication itself runs on every request. Per guard, since the keyed hash depends
    * on its account store's pepper.
    */
   const lastCredential = new WeakMap<object, Credential>();
   function credentialOf(connection: object, header: string): Credential {
-    const raw = Buffer.from(header, 'utf8');
     const last = lastCredential.get(connection);
-    if (last && last.header.length === raw.length && timingSafeEqual(last.header, raw)) return last;
+    if (last && sameText(last.header, header)) return last;
     const secret = BEARER.exec(header)?.[1] ?? null;
     const keyHash = secret === null ? null : s.accounts.keyHash(secret);
     // A well-formed key is throttled by its keyed hash (so "Bearer" and "bearer" are one bucket); anything
     // else by a hash of the whole header.
     const bucket = keyHash !== null ? `key:${keyHash.slice(0, 32)}` : `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`;
-    const c: Credential = { header: raw, secret, keyHash, bucket };
+    const c: Credential = { header, secret, keyHash, bucket };
     lastCredential.set(connection, c);
     return c;
   }
   /**
    * The gate's admission of this request (throttle step, key, monthly count when `countsFor`), marked on
-   * the context so that `unrouted` does not count it again if what follows fails.
+   * the context so that `unrouted` does not count it again if what follows fails. Synchronous when the
+   * gate can admit without I/O (the embedded default); a promise otherwise.
    */
-  const admit = (ctx: Context, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
+  const admit = (ctx: Context, header: string, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
     ctx.state.admitting = true;
-    const header = ctx.get('Authorization');
     const cred = header ? credentialOf(ctx.req.socket, header) : null;
     // The throttle counts the request whatever the key turns out to be (see the gate).
-    return gate.admit({
+    const req = {
       bucket: cred?.bucket ?? `addr:${ctx.ip}`,
       secret: cred?.secret ?? null,
       keyHash: cred?.keyHash ?? null,
@@ -82,7 +81,14 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       period,
       countsFor,
       ...(charge ? { charge } : {}),
-    });
+    };
+    return gate.admitNow ? gate.admitNow(req) : gate.admit(req);
+  };
+  const countsForNothing = () => false;
+  /** Throttles a request that no route's guard admitted (see `unrouted`). */
+  const admitUnrouted = async (ctx: Context) => {
+    if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
+    rateLimited(ctx, (await admit(ctx, ctx.get('Authorization'), currentPeriod().key, countsForNothing)).throttle);
   };
   /**
    * A /v1 request (or one to a guarded path outside /v1: GraphQL) that reaches no route (404, 405) or
@@ -95,18 +101,14 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
     // The router matches paths in any case: so does this.
     const p = routePath(ctx.path);
     if (p !== '/v1' && !p.startsWith('/v1/') && !elsewhere.has(p)) return next();
-    const admitIfUnguarded = async () => {
-      if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
-      rateLimited(ctx, (await admit(ctx, currentPeriod().key, () => false)).throttle);
-    };
     try {
       await next();
     } catch (e) {
-      await admitIfUnguarded();
+      await admitUnrouted(ctx);
       throw e;
     }
     // Unmatched (404), another method (405, 501), or the router's own answer to OPTIONS.
-    if (ctx.method === 'OPTIONS' || (ctx.body === undefined && ctx.status >= 400)) await admitIfUnguarded();
+    if (ctx.method === 'OPTIONS' || (ctx.body === undefined && ctx.status >= 400)) await admitUnrouted(ctx);
   };
   const forRoute = (route: RouteSpec) => {
     if (route.access === 'public') return (_ctx: Context, next: Next) => next();
@@ -128,19 +130,14 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       const header = ctx.get('Authorization');
       const period = currentPeriod();
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
-      const { throttle: t, auth, requests, charged } = await admit(ctx, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
+      const admitted = admit(ctx, header, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
+      const { throttle: t, auth, requests, charged } = admitted instanceof Promise ? await admitted : admitted;
       /**
        * The price debited with the admission, until the handler confirms it or it is given back. A charge
        * the gate did not take (refused, or not applied) is no answer yet: the handler's charge debits after
        * the work, so a 404 or a redirect stays free whatever the balance.
        */
-      let held = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key } : null;
-      const giveBack = async () => {
-        if (!held) return;
-        const h = held;
-        held = null;
-        await refund(s, h.auth, h.charge, h.period);
-      };
+      let held: Held | null = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key } : null;
       try {
         rateLimited(ctx, t);
         if (!header)
@@ -180,24 +177,43 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
               };
         await next();
       } catch (e) {
-        if (held) await giveBack();
+        if (held) await refund(s, held);
         throw e;
       }
       // A call that did not confirm the price (a redirect, a 404 answered without throwing) pays nothing.
-      if (held) await giveBack();
+      if (held) await refund(s, held);
     };
   };
   return Object.assign(forRoute, { unrouted });
 }
 
-/** Sets the rate-limit headers of a throttle decision; a refused one becomes the 429 with Retry-After. */
+/** A price debited with a call's admission and not yet confirmed by its handler. */
+interface Held {
+  auth: AuthState;
+  charge: PreCharge;
+  period: string;
+}
+
+/**
+ * Sets the rate-limit headers of a throttle decision; a refused one becomes the 429 with Retry-After.
+ * Set on the response directly: ctx.set normalises every header through arrays and regular
+ * expressions, and these are three of every /v1 response's headers.
+ */
 function rateLimited(ctx: Context, t: ThrottleDecision): void {
-  ctx.set('X-RateLimit-Limit', String(t.limit));
-  ctx.set('X-RateLimit-Remaining', String(t.remaining));
-  ctx.set('X-RateLimit-Reset', String(t.reset));
+  ctx.res.setHeader('X-RateLimit-Limit', String(t.limit));
+  ctx.res.setHeader('X-RateLimit-Remaining', String(t.remaining));
+  ctx.res.setHeader('X-RateLimit-Reset', String(t.reset));
   if (!t.allowed) {
     throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
   }
+}
+
+/** Whether two strings are equal, in a time that depends on their length only. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return d === 0;
 }
 
 /** Debits work that succeeded; refuses (402) when the balance or the monthly quota cannot cover it. */
@@ -217,7 +233,7 @@ function chargeRefused(r: Extract<DebitResult, { ok: false }>, cls: UsageClass, 
 }
 
 /** Gives back a price debited with the admission of a call that did not confirm it (never throws: logged). */
-async function refund(s: AppServices, auth: AuthState, c: PreCharge, period: string): Promise<void> {
+async function refund(s: AppServices, { auth, charge: c, period }: Held): Promise<void> {
   try {
     await s.accounts.debit({ account_id: auth.account.id, usage_class: c.usage_class, units: c.units, amount_micros: c.amount_micros, period, refund: true });
   } catch (e) {
