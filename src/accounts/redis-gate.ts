@@ -32,24 +32,28 @@ const ADMIT = `
 -- account and request-count state is read once per batch and kept in Lua tables, and the writes
 -- (the admitted requests' window entries, expiries, request counts) are made once per key at the end.
 -- KEYS: the batch's distinct keys. ARGV[1..3]: nowMs ('' = server clock), refresh last_used_at when
--- older than (ISO), now (ISO). Per admission from ARGV[4], 17 each: bucket, key, account and request
--- counts (indexes into KEYS), limit, windowMs, member, period, count (1/0), then the charge: usage and
--- ledger (indexes into KEYS), units ('' = no charge), amount, quota ('' = none), class, monthly cap,
--- headroom. The charge is debited (DEBIT_LUA) only for a request that passes every check before payment,
--- from a balance of at least headroom times the amount.
--- Reply per admission: allowed, count, oldest, now, state (1 valid key), subscription, balance, requests
--- (-1: not counted), charge status (1 ok, 0 refused, 2 not applied, -2 none asked), balance after, reason.
+-- older than (ISO), now (ISO). From ARGV[4], one argument per admission: 17 fields joined by commas
+-- (one bulk string to write and parse instead of 17): bucket, key, account and request counts (indexes
+-- into KEYS), limit, windowMs, member, period, count (1/0), then the charge: usage and ledger (indexes
+-- into KEYS), units ('' = no charge), amount, quota ('' = none), class, monthly cap, headroom. The charge
+-- is debited (DEBIT_LUA) only for a request that passes every check before payment, from a balance of at
+-- least headroom times the amount.
+-- Reply: one string per admission, 11 fields joined by commas: allowed, count, oldest, now, state (1 valid
+-- key), subscription, balance, requests (-1: not counted), charge status (1 ok, 0 refused, 2 not applied,
+-- -2 none asked), balance after, reason.
 ${CLOCK_LUA}
 local now = clock(ARGV[1])
 ${WINDOWS_LUA}
 ${DEBIT_LUA}
 local keys, accts, reqs, reqOrder = {}, {}, {}, {}
 local out = {}
-for i = 0, (#ARGV - 3) / 17 - 1 do
-  local a = 3 + i * 17
-  local b = window_open(KEYS[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 6]))
-  local key, acct, rk = KEYS[tonumber(ARGV[a + 2])], KEYS[tonumber(ARGV[a + 3])], KEYS[tonumber(ARGV[a + 4])]
-  local allowed = window_hit(b, tonumber(ARGV[a + 5]), ARGV[a + 7])
+local FIELDS = '^' .. string.rep('([^,]*),', 16) .. '([^,]*)$'
+for i = 4, #ARGV do
+  local bi, ki, ai, ri, limit, window, member, period, counts, ui, li, units, amount, quota, class, cap, headroom =
+    string.match(ARGV[i], FIELDS)
+  local b = window_open(KEYS[tonumber(bi)], tonumber(window))
+  local key, acct, rk = KEYS[tonumber(ki)], KEYS[tonumber(ai)], KEYS[tonumber(ri)]
+  local allowed = window_hit(b, tonumber(limit), member)
   local state, sub, bal, n = 0, '', '0', -1
   local k = keys[key]
   if not k then
@@ -64,8 +68,7 @@ for i = 0, (#ARGV - 3) / 17 - 1 do
     end
     if ac[2] then
       state, sub, bal = 1, ac[1], ac[2]
-      if allowed == 1 and ARGV[a + 9] == '1' then
-        local period = ARGV[a + 8]
+      if allowed == 1 and counts == '1' then
         local c = reqs[rk .. '|' .. period]
         if not c then
           c = {key = rk, period = period, base = tonumber(redis.call('HGET', rk, period) or '0'), add = 0}
@@ -82,20 +85,19 @@ for i = 0, (#ARGV - 3) / 17 - 1 do
     end
   end
   local cst, cbal, creason = -2, '', ''
-  if ARGV[a + 12] ~= '' then
+  if units ~= '' then
     cst = 2
-    local amount = tonumber(ARGV[a + 13])
-    if state == 1 and allowed == 1 and ARGV[a + 9] == '1' and sub == '1' and n >= 0 and n <= tonumber(ARGV[a + 16])
-      and (debit_balance(acct) or -1) >= amount * tonumber(ARGV[a + 17]) then
-      local ledger = KEYS[tonumber(ARGV[a + 11])]
-      local st, after, reason = debit_apply(acct, KEYS[tonumber(ARGV[a + 10])], ledger, ledger,
-        tonumber(ARGV[a + 12]), amount, ARGV[a + 14], ARGV[a + 15], '', ARGV[a + 8])
+    local price = tonumber(amount)
+    if state == 1 and allowed == 1 and counts == '1' and sub == '1' and n >= 0 and n <= tonumber(cap)
+      and (debit_balance(acct) or -1) >= price * tonumber(headroom) then
+      local ledger = KEYS[tonumber(li)]
+      local st, after, reason = debit_apply(acct, KEYS[tonumber(ui)], ledger, ledger,
+        tonumber(units), price, quota, class, '', period)
       cst, cbal, creason = st, after and string.format('%d', after) or '0', reason
     end
   end
-  local o = #out
-  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = allowed, b.count, window_oldest(b), nowS, state, sub
-  out[o + 7], out[o + 8], out[o + 9], out[o + 10], out[o + 11] = bal, n, cst, cbal, creason
+  out[#out + 1] = string.format('%d,%d,%s,%s,%d,%s,%s,%d,%d,%s,%s', allowed, b.count, window_oldest(b), nowS, state,
+    sub or '', bal, n, cst, cbal or '', creason or '')
 end
 windows_close()
 debits_close(ARGV[3])
@@ -103,7 +105,7 @@ for _, c in ipairs(reqOrder) do redis.call('HINCRBY', c.key, c.period, c.add) en
 return out
 `;
 
-const REPLY_WIDTH = 11;
+const REPLY_FIELDS = 11;
 
 /** The charge status, balance and reason of an admission's reply (see ADMIT). */
 function chargeOutcome(reply: unknown[], at: number): DebitResult | null {
@@ -153,30 +155,34 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
         r,
         known: { key, account },
       } of batch) {
-        args.push(keys.index(throttleKey(P, r.bucket)), keys.index(k.key(key.id)), keys.index(k.acct(account.id)), keys.index(k.reqs(account.id)));
-        args.push(String(key.rate_limit_per_minute), String(r.windowMs), nextMember(), r.period, r.countsFor(key) ? '1' : '0');
+        // One comma-joined argument per admission (see ADMIT); no field holds a comma (indexes, numbers, the
+        // member, the period "YYYY-MM" and the class name).
         const c = r.charge;
-        if (c) {
-          args.push(keys.index(k.usage(account.id, r.period)), keys.index(k.ledger(account.id)), String(c.units), String(c.amount_micros));
-          args.push(c.quota === null ? '' : String(c.quota), c.usage_class, String(c.monthlyCap), String(PRECHARGE_HEADROOM));
-        } else args.push('', '', '', '', '', '', '', '');
+        const charge = c
+          ? `${keys.index(k.usage(account.id, r.period))},${keys.index(k.ledger(account.id))},${c.units},${c.amount_micros},${c.quota ?? ''},${c.usage_class},${c.monthlyCap},${PRECHARGE_HEADROOM}`
+          : ',,,,,,,';
+        args.push(
+          `${keys.index(throttleKey(P, r.bucket))},${keys.index(k.key(key.id))},${keys.index(k.acct(account.id))},${keys.index(k.reqs(account.id))},` +
+            `${key.rate_limit_per_minute},${r.windowMs},${nextMember()},${r.period},${r.countsFor(key) ? '1' : '0'},${charge}`,
+        );
       }
       const reply = await admitScript(keys.list.length, ...keys.list, ...args);
-      if (!Array.isArray(reply) || reply.length !== batch.length * REPLY_WIDTH) throw new Error('accounts: unexpected reply from the admission script');
+      if (!Array.isArray(reply) || reply.length !== batch.length) throw new Error('accounts: unexpected reply from the admission script');
       return batch.map((p, i): Admission => {
-        const at = i * REPLY_WIDTH;
+        const f = String(reply[i]).split(',');
+        if (f.length !== REPLY_FIELDS) throw new Error('accounts: unexpected reply from the admission script');
         const { key, account } = p.known;
-        const throttle = decodeThrottleReply(reply, key.rate_limit_per_minute, p.r.windowMs, at);
-        if (Number(reply[at + 4]) !== 1) {
+        const throttle = decodeThrottleReply(f, key.rate_limit_per_minute, p.r.windowMs);
+        if (Number(f[4]) !== 1) {
           known.delete(p.hash); // revoked (or gone): the next request goes the slow way and is refused there
           return { throttle, auth: null, requests: null };
         }
-        const n = Number(reply[at + 7]);
+        const n = Number(f[7]);
         return {
           throttle,
-          auth: { key, account: { ...account, subscription: reply[at + 5] === '1', balance_micros: Number(reply[at + 6]) } },
+          auth: { key, account: { ...account, subscription: f[5] === '1', balance_micros: Number(f[6]) } },
           requests: n >= 0 ? n : null,
-          ...(p.r.charge ? { charged: chargeOutcome(reply, at + 8) } : {}),
+          ...(p.r.charge ? { charged: chargeOutcome(f, 8) } : {}),
         };
       });
     },

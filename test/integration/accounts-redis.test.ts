@@ -66,6 +66,45 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
   gateContract('redis', async () => gateUnderTest(false));
   gateContract('redis, one connection', async () => gateUnderTest(true));
 
+  it('debits a fixed price with the admission: applied, refused by the quota with its reason, not applied below the headroom', async () => {
+    const t = gateUnderTest(false);
+    try {
+      const PERIOD = '2026-11';
+      const price = { usage_class: 'part_records' as const, units: 1, amount_micros: 2_000, quota: null, monthlyCap: 1_000 };
+      const open = async (credit: number) => {
+        const account = await t.store.createAccount({ name: `charge-${randomBytes(5).toString('hex')}`, subscription: true, credit_micros: credit });
+        const { secret } = await t.store.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 100 });
+        const admit = (charge: typeof price | (Omit<typeof price, 'quota'> & { quota: number })) =>
+          t.gate.admit({
+            bucket: `cred:${randomBytes(8).toString('hex')}`,
+            secret,
+            defaultLimit: 60,
+            windowMs: 60_000,
+            period: PERIOD,
+            countsFor: () => true,
+            charge,
+          });
+        expect((await admit(price)).charged).toBeUndefined(); // a key the gate does not know yet: the separate calls, no charge
+        return { account, admit };
+      };
+      // A balance of at least PRECHARGE_HEADROOM (100) prices: debited in the admission script.
+      const rich = await open(1_000_000);
+      const a = await rich.admit(price);
+      expect([a.throttle.allowed, a.requests, a.charged]).toEqual([true, 2, { ok: true, balance_micros: 998_000 }]);
+      expect((await t.other.usage(rich.account.id, PERIOD)).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
+      // The class's monthly quota refuses it: nothing debited, and the reason comes back.
+      const b = await rich.admit({ ...price, quota: 1 });
+      expect(b.charged).toEqual({ ok: false, reason: 'usage_limit_exceeded', balance_micros: 998_000 });
+      // Below the headroom the price is not taken at admission (the handler debits after the work).
+      const poor = await open(150_000);
+      const c = await poor.admit(price);
+      expect([c.throttle.allowed, c.auth?.account.id, c.charged]).toEqual([true, poor.account.id, null]);
+      expect((await t.other.getAccount(poor.account.id))?.balance_micros).toBe(150_000);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('reloads its scripts after the server lost them (SCRIPT FLUSH, as after a restart)', async () => {
     const s = createRedisAccountStore({ url: REDIS_URL as string, pepper, prefix });
     const redis = new Redis(REDIS_URL as string);
