@@ -120,6 +120,12 @@ function chargeOutcome(reply: unknown[], at: number): DebitResult | null {
 interface KnownKey {
   key: ApiKeyInfo;
   account: Pick<Account, 'id' | 'name' | 'created_at'>;
+  /**
+   * The Redis key names of its admissions, made once instead of per request (a name built anew is a new
+   * string to hash for the batch's key table): the key, account, request counts and ledger; the usage of
+   * the last period and the throttle window of the last bucket seen.
+   */
+  names: { key: string; acct: string; reqs: string; ledger: string; period: string; usage: string; bucket: string; window: string };
 }
 
 const CACHE_MAX = 10_000;
@@ -153,16 +159,18 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
       const args: string[] = ['', refreshBeforeIso, nowIso];
       for (const {
         r,
-        known: { key, account },
+        known: { key, account, names },
       } of batch) {
+        if (names.bucket !== r.bucket) [names.bucket, names.window] = [r.bucket, throttleKey(P, r.bucket)];
+        if (names.period !== r.period) [names.period, names.usage] = [r.period, k.usage(account.id, r.period)];
         // One comma-joined argument per admission (see ADMIT); no field holds a comma (indexes, numbers, the
         // member, the period "YYYY-MM" and the class name).
         const c = r.charge;
         const charge = c
-          ? `${keys.index(k.usage(account.id, r.period))},${keys.index(k.ledger(account.id))},${c.units},${c.amount_micros},${c.quota ?? ''},${c.usage_class},${c.monthlyCap},${PRECHARGE_HEADROOM}`
+          ? `${keys.index(names.usage)},${keys.index(names.ledger)},${c.units},${c.amount_micros},${c.quota ?? ''},${c.usage_class},${c.monthlyCap},${PRECHARGE_HEADROOM}`
           : ',,,,,,,';
         args.push(
-          `${keys.index(throttleKey(P, r.bucket))},${keys.index(k.key(key.id))},${keys.index(k.acct(account.id))},${keys.index(k.reqs(account.id))},` +
+          `${keys.index(names.window)},${keys.index(names.key)},${keys.index(names.acct)},${keys.index(names.reqs)},` +
             `${key.rate_limit_per_minute},${r.windowMs},${nextMember()},${r.period},${r.countsFor(key) ? '1' : '0'},${charge}`,
         );
       }
@@ -198,7 +206,8 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
         if (a.auth && hash !== null) {
           if (known.size >= CACHE_MAX) known.clear();
           const { id, name, created_at } = a.auth.account;
-          known.set(hash, { key: { ...a.auth.key }, account: { id, name, created_at } });
+          const names = { key: k.key(a.auth.key.id), acct: k.acct(id), reqs: k.reqs(id), ledger: k.ledger(id), period: '', usage: '', bucket: '', window: '' };
+          known.set(hash, { key: { ...a.auth.key }, account: { id, name, created_at }, names });
         }
         return a;
       }
