@@ -4,14 +4,41 @@ import { Redis } from 'ioredis';
 
 export type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
 
+/** What a command sent but not answered when its connection closed fails with. */
+export const REPLY_LOST_MESSAGE = 'redis: the connection closed before the reply came; the command is not sent again (Redis may have run it)';
+
+/** ioredis's queue of the commands sent on a connection that closed before they were answered (internal). */
+interface UnansweredQueue {
+  shift(): { command: { reject(e: Error): void } } | undefined;
+}
+
 /**
  * A connection. No auto-pipelining: the hot paths batch their own script calls per event-loop turn
  * (util/turn.ts), and measured per request ioredis' pipeline machinery cost more CPU than the
  * writes it saved (bench/middleware.ts: 141 vs 103 µs of server CPU per guarded request).
+ *
+ * Commands sent but not answered when the connection drops are not sent again after it reconnects
+ * (ioredis resends them by default): Redis may have run them already, and running a debit, an
+ * admission or a job transition twice would charge, count or move twice. They fail instead
+ * (REPLY_LOST_MESSAGE; the request answers 500). ioredis, told not to resend, would leave their promises
+ * pending for ever, so the connection's `close` rejects them. Commands issued while the connection is
+ * down wait for it as before.
  */
 export function connectRedis(url: string): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new TypeError(`redis: expected a redis:// or rediss:// URL, got ${String(url)}`);
-  return new Redis(url, { maxRetriesPerRequest: 5 });
+  return failUnanswered(new Redis(url, { maxRetriesPerRequest: 5, autoResendUnfulfilledCommands: false }));
+}
+
+/**
+ * Rejects, when `redis` closes, the commands it had sent and not had answered (ioredis keeps them as
+ * `prevCommandQueue` when a ready connection closes, and `close` is emitted after that).
+ */
+export function failUnanswered(redis: Redis): Redis {
+  redis.on('close', () => {
+    const queue = (redis as unknown as { prevCommandQueue?: UnansweredQueue | null }).prevCommandQueue;
+    for (let item = queue?.shift(); item; item = queue?.shift()) item.command.reject(new Error(REPLY_LOST_MESSAGE));
+  });
+  return redis;
 }
 
 /**

@@ -122,13 +122,16 @@ export function createRedisJobStore(opts: RedisConnectionOptions & { prefix: str
   /** The take loops under way (close waits for them, so that an id they took is put back first). */
   const takers = new Set<Promise<void>>();
 
-  // Dedicated connections for the blocking waits: one per concurrent wait, reused.
+  // Dedicated connections for the blocking waits: one per concurrent wait, reused. They and the subscriber
+  // send only commands that may run twice (a wait that moves the queue's head to its head; SUBSCRIBE), so
+  // unlike the main connection (connectRedis) they resend what a dropped connection left unanswered.
+  const resending = { autoResendUnfulfilledCommands: true };
   const waitConns = new Set<Redis>();
   const idleWaitConns: Redis[] = [];
 
   /** Waits until the queue may hold a job (or WAIT_S passed); nothing is taken. */
   const waitForQueue = async (): Promise<void> => {
-    const conn = idleWaitConns.pop() ?? redis.duplicate();
+    const conn = idleWaitConns.pop() ?? redis.duplicate(resending);
     waitConns.add(conn);
     try {
       await conn.blmove(k.queue, k.queue, 'LEFT', 'LEFT', WAIT_S);
@@ -143,7 +146,7 @@ export function createRedisJobStore(opts: RedisConnectionOptions & { prefix: str
   const channels = new Map<string, { fns: Set<() => void>; ready: Promise<unknown> }>();
   const subscriber = (): Redis => {
     if (sub) return sub;
-    sub = redis.duplicate();
+    sub = redis.duplicate(resending);
     sub.on('message', (channel: string) => {
       const entry = channels.get(channel);
       if (!entry) return;
