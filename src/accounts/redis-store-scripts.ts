@@ -74,7 +74,9 @@ return 1
  * (balances, usage and references are read once per script and tracked in Lua tables; the writes are
  * made once per account, usage hash and class at the end, by `debits_close`). Ledger: one entry per
  * account, period and class for the script call (units and amounts summed, the balance_after values
- * chained from the balance before it), and an entry of its own for every debit with a reference;
+ * chained from the balance before it), one more for the refunds among them (so that a refund is never
+ * netted into the charges, nor a refund and a charge into a zero entry), and an entry of its own for
+ * every debit with a reference;
  * zero-priced debits without a reference write no entry. A refund is a debit of negative units and
  * amount. Used by DEBITS and by the gate's admission script, which charges a paid request as it admits
  * it (src/accounts/redis-gate.ts).
@@ -122,7 +124,7 @@ local function debit_apply(acct, usage, refs, ledger, units, amount, quota, clas
   if amount ~= 0 or ref ~= '' then
     if ref ~= '' then dRefsSeen[refs .. '|' .. ref] = true end
     local key = acct .. '|' .. period .. '|' .. class
-    if ref ~= '' then key = key .. '|ref|' .. ref end
+    if ref ~= '' then key = key .. '|ref|' .. ref elseif amount < 0 then key = key .. '|refund' end
     local e = dEntries[key]
     if e then
       e.units, e.amount = e.units + units, e.amount + amount

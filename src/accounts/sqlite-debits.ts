@@ -22,8 +22,8 @@ export interface DebitStatements {
  * the balance, usage and references left by the debits before it (tracked in memory: nobody else
  * writes during the transaction). The writes come at the end, grouped: one balance update per
  * account, one usage upsert and one ledger entry per account, period and class (units and amount
- * summed; the entries' balance_after chain from the balance before the batch), and a ledger entry
- * of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
+ * summed; the entries' balance_after chain from the balance before the batch), one more for the
+ * refunds among them, and a ledger entry of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
  * SQLite error fails the whole batch (rolled back: nobody is charged).
  */
 export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (DebitResult | UnknownAccountError)[] {
@@ -77,8 +77,9 @@ export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (D
     bal -= d.amount_micros;
     balance.set(d.account_id, bal);
     if (d.amount_micros !== 0 || d.reference !== null) {
-      // One ledger entry per account, period and class in a batch; a debit with a reference keeps its own.
-      const lk = rk === null ? uk : `ref\u0000${rk}`;
+      // One ledger entry per account, period and class in a batch, and one more for its refunds (a refund
+      // merged with charges would hide, or net them to a zero entry); a debit with a reference keeps its own.
+      const lk = rk !== null ? `ref\u0000${rk}` : d.amount_micros < 0 ? `refund\u0000${uk}` : uk;
       const e = ledger.get(lk);
       if (e) {
         e.units += d.units;

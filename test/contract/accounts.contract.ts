@@ -349,6 +349,28 @@ export function accountStoreContract(
         await expect(store.debit({ ...refund, units: -1 })).rejects.toThrow(RangeError);
       });
 
+      it.skipIf(!ledgerOf)('keeps a refund its own ledger entry when a charge of the same class commits with it', async () => {
+        const a = await store.createAccount({ name: unique('net'), credit_micros: 100_000 });
+        expect(await debit(a.id, 2_000)).toEqual({ ok: true, balance_micros: 98_000 });
+        // One batch: the refund of that price and a new charge of the same class (as when a part lookup that
+        // held its price at admission fails while another succeeds).
+        const both = await Promise.all([
+          store.debit({ account_id: a.id, usage_class: 'part_records', units: 1, amount_micros: 2_000, period: PERIOD, refund: true }),
+          debit(a.id, 2_000),
+        ]);
+        expect(both).toEqual([
+          { ok: true, balance_micros: 100_000 },
+          { ok: true, balance_micros: 98_000 },
+        ]);
+        const rows = (await ledgerOf!(a.id)).filter((r) => r.usage_class === 'part_records');
+        expect(rows.map((r) => [r.amount_micros, r.balance_after])).toEqual([
+          [-2_000, 98_000],
+          [2_000, 100_000],
+          [-2_000, 98_000],
+        ]);
+        expect((await store.usage(a.id, PERIOD)).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
+      });
+
       it('enforces the monthly quota atomically with the balance (per class and period)', async () => {
         const a = await store.createAccount({ name: unique('quota') });
         expect((await debit(a.id, 600, { units: 6, quota: 10 })).ok).toBe(true);
