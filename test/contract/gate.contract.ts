@@ -19,6 +19,17 @@ export interface GateUnderTest {
 const PERIOD = '2026-11';
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
+/** An admission request for `secret` on a bucket of its own, in PERIOD, counted; `more` overrides. */
+export const admitRequest = (secret: string | null, more: Partial<AdmitRequest> = {}): AdmitRequest => ({
+  bucket: `cred:${randomBytes(8).toString('hex')}`,
+  secret,
+  defaultLimit: 60,
+  windowMs: 60_000,
+  period: PERIOD,
+  countsFor: () => true,
+  ...more,
+});
+
 export function gateContract(name: string, open: () => Promise<GateUnderTest>): void {
   describe(`gate contract: ${name}`, () => {
     let t: GateUnderTest;
@@ -29,15 +40,7 @@ export function gateContract(name: string, open: () => Promise<GateUnderTest>): 
       await t?.close();
     });
 
-    const req = (secret: string | null, more: Partial<AdmitRequest> = {}): AdmitRequest => ({
-      bucket: `cred:${randomBytes(8).toString('hex')}`,
-      secret,
-      defaultLimit: 60,
-      windowMs: 60_000,
-      period: PERIOD,
-      countsFor: () => true,
-      ...more,
-    });
+    const req = admitRequest;
     const newKey = async (limit = 5, credit = 1_000) => {
       const account = await t.store.createAccount({ name: `gate-${randomBytes(5).toString('hex')}`, credit_micros: credit });
       const { key, secret } = await t.store.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: limit });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
 import { connectRedis, purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
 import { accountStoreContract, type LedgerRow } from '../contract/accounts.contract.ts';
-import { gateContract } from '../contract/gate.contract.ts';
+import { admitRequest, gateContract } from '../contract/gate.contract.ts';
 import { createRedisGate } from '../../src/accounts/redis-gate.ts';
 import { createRedisThrottle } from '../../src/accounts/redis-throttle.ts';
 
@@ -74,16 +74,7 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
       const open = async (credit: number) => {
         const account = await t.store.createAccount({ name: `charge-${randomBytes(5).toString('hex')}`, subscription: true, credit_micros: credit });
         const { secret } = await t.store.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 100 });
-        const admit = (charge: typeof price | (Omit<typeof price, 'quota'> & { quota: number })) =>
-          t.gate.admit({
-            bucket: `cred:${randomBytes(8).toString('hex')}`,
-            secret,
-            defaultLimit: 60,
-            windowMs: 60_000,
-            period: PERIOD,
-            countsFor: () => true,
-            charge,
-          });
+        const admit = (charge: typeof price | (Omit<typeof price, 'quota'> & { quota: number })) => t.gate.admit(admitRequest(secret, { charge }));
         expect((await admit(price)).charged).toBeUndefined(); // a key the gate does not know yet: the separate calls, no charge
         return { account, admit };
       };
