@@ -717,3 +717,47 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch: a loaded version is merged before 
     T,
   );
 });
+
+describe.skipIf(!OPENSEARCH_URL)('OpenSearch: a version name used again after a wipe', () => {
+  const prefix = `pstest-${randomBytes(4).toString('hex')}`;
+  afterAll(() => dropIndices(prefix), T);
+
+  it(
+    "does not answer the old index's cached records for the new index of the same name",
+    async () => {
+      const { parts, meta } = build();
+      const load = async (engine: SearchEngine, ps: IndexedPart[]) => {
+        await engine.init();
+        const loader = await engine.beginLoad({ embeddingDims: 4 });
+        expect(await loader.write(ps)).toEqual([]);
+        return (await loader.finish(meta(ps.length), ps.length)).version;
+      };
+      const api = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+      const loaderEngine = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+      const req = { text: 'amplifier', filters: {}, limit: 5, offset: 0, records: true };
+      try {
+        const first = await load(loaderEngine, parts);
+        // Searched often enough, the API process answers these hits' records from its cache.
+        for (let i = 0; i < 8; i++) await api.textSearch(req);
+        const before = await api.textSearch(req);
+        expect(before.hits.length).toBeGreaterThan(1);
+        for (const h of before.hits) expect(h.record!.description).not.toMatch(/^V2 /);
+        // Everything deleted (the meta index too), then the same parts loaded again in the same order with new
+        // descriptions: the version has the same name, and its documents the same ids and sequence numbers.
+        await dropIndices(prefix);
+        const v2 = parts.map((p) => ({ ...p, record: { ...p.record, description: `V2 ${p.record.description}` } }));
+        expect(await load(loaderEngine, v2)).toBe(first);
+        await new Promise((r) => setTimeout(r, 1100)); // the API process reads the indices' UUIDs again at most once a second
+        await api.textSearch(req); // notices the new index (beside this search)
+        await new Promise((r) => setTimeout(r, 200));
+        const after = await api.textSearch(req);
+        expect(after.hits.map((h) => h.id)).toEqual(before.hits.map((h) => h.id));
+        for (const h of after.hits) expect(h.record!.description).toMatch(/^V2 /);
+      } finally {
+        await api.close();
+        await loaderEngine.close();
+      }
+    },
+    T,
+  );
+});

@@ -6,7 +6,8 @@
  *  - lexical-only versions, and versions loaded before the field existed, keep it in `_source.record`.
  * recordOf reads either shape. Searches whose hits need records (agentic search's BM25 and kNN lists)
  * read no stored field at all (CACHED_RECORDS): the records come from this process's cache, keyed by
- * the document's version, and the ones not there from one search by id, of either shape (hitRecords). Whether
+ * the document's version (dropped when a version's name comes back as a new index), and the ones not
+ * there from one search by id, of either shape (hitRecords). Whether
  * the live version has vectors is remembered briefly (liveShape).
  */
 import type { PartRecord } from '../../catalog/part.ts';
@@ -93,6 +94,46 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
     h._index !== undefined && h._seq_no !== undefined && h._primary_term !== undefined ? versionKey(h._index, hitId(h), h._seq_no, h._primary_term) : null;
   const keep = (key: string, r: PartRecord): PartRecord => (cacheSize > 0 ? cache.set(key, deepFreeze(r)) : r);
 
+  /**
+   * The UUID of each version index as last seen. A version name is used again only after its index and the
+   * meta index were deleted (a wipe, then a load from scratch), and then a document loaded in the same order
+   * has the same id, sequence number and primary term as before: its cached record would be the old one.
+   * So the UUIDs are read again at most every SHAPE_TTL_MS while searches read records, and the cache is
+   * dropped when a name's UUID changed. The first read is awaited (nothing is cached before it); later ones
+   * run beside the searches, so a reused name can answer old records for about a second.
+   */
+  const uuids = new Map<string, string>();
+  let uuidsAt = 0;
+  let uuidsReading: Promise<void> | null = null;
+  function readUuids(): Promise<void> {
+    uuidsReading ??= (async () => {
+      try {
+        const r = await client.request<Record<string, { settings?: { index?: { uuid?: string } } }>>({
+          method: 'GET',
+          path: `/${names.pattern}/_settings/index.uuid`,
+          allow: [404],
+        });
+        let reused = false;
+        for (const [index, v] of Object.entries(r ?? {})) {
+          const uuid = v.settings?.index?.uuid;
+          if (uuid === undefined) continue;
+          if (uuids.has(index) && uuids.get(index) !== uuid) reused = true;
+          uuids.set(index, uuid);
+        }
+        if (reused) cache.clear();
+        uuidsAt = Date.now();
+      } finally {
+        uuidsReading = null;
+      }
+    })();
+    return uuidsReading;
+  }
+  async function checkUuids(): Promise<void> {
+    if (cacheSize <= 0 || Date.now() - uuidsAt < SHAPE_TTL_MS) return;
+    if (uuidsAt === 0) await readUuids();
+    else void readUuids().catch(() => undefined); // tried again on the next search
+  }
+
   /** Which of the vector and stored-record fields `index` maps (one mapping request). */
   async function mappedFields(index = names.alias): Promise<VersionShape> {
     const r = await client.request<Record<string, { mappings?: Record<string, unknown> }>>({
@@ -178,6 +219,7 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
    * any not found there (a version dropped since), from the live version (getParts).
    */
   async function hitRecords(hits: readonly Hit[]): Promise<Map<number, () => PartRecord>> {
+    await checkUuids();
     const out = new Map<number, () => PartRecord>();
     const missing = new Map<string, number[]>();
     const unversioned: number[] = [];
