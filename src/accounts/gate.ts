@@ -77,6 +77,10 @@ const KNOWN_LIMITS_MAX = 100_000;
 const isLocal = (accounts: AccountStore, throttle: Throttle): [LocalAccountStore, LocalThrottle] | null =>
   'authenticateNow' in accounts && 'countRequestNow' in accounts && 'hitNow' in throttle ? [accounts as LocalAccountStore, throttle as LocalThrottle] : null;
 
+/** The key and account of an admission's presented secret, from an in-process store. */
+const judgeNow = (store: LocalAccountStore, r: AdmitRequest): Admission['auth'] =>
+  r.secret === null ? null : store.authenticateNow(r.secret, r.keyHash ?? undefined);
+
 /**
  * The gate over separate ports. Does not own them: closing it closes nothing. Over in-process ports it
  * also admits synchronously (`admitNow`), in the same steps.
@@ -94,10 +98,18 @@ export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
   const admitNow = local
     ? (r: AdmitRequest): Admission => {
         const [store, memory] = local;
-        // In one process the order of the steps cannot matter: nothing else runs in between.
-        const auth = r.secret === null ? null : store.authenticateNow(r.secret, r.keyHash ?? undefined);
-        const limit = auth ? auth.key.rate_limit_per_minute : (knownLimits.get(r.bucket) ?? r.defaultLimit);
-        const t = memory.hitNow(r.bucket, limit, r.windowMs);
+        // As admit: a bucket whose limit is known is counted before the key is judged (so a request whose
+        // authentication fails with an error is counted too); a new one is judged first, to learn its limit.
+        const known = knownLimits.get(r.bucket);
+        let t: ThrottleDecision;
+        let auth: Admission['auth'];
+        if (known !== undefined || r.secret === null) {
+          t = memory.hitNow(r.bucket, known ?? r.defaultLimit, r.windowMs);
+          auth = judgeNow(store, r);
+        } else {
+          auth = judgeNow(store, r);
+          t = memory.hitNow(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);
+        }
         remember(r.bucket, auth);
         const requests = auth && t.allowed && r.countsFor(auth.key) ? store.countRequestNow(auth.account.id, r.period) : null;
         return { throttle: t, auth, requests };

@@ -87,7 +87,8 @@ export interface AccountStore {
    * The key and its account for a presented secret, or null (unknown, malformed or revoked). Keys are
    * found by their keyed hash, so no secret is ever compared. `keyHash`: this store's keyHash(secret)
    * when the caller has it already (the HTTP guard remembers it per connection), so that it is not
-   * computed twice.
+   * computed twice; only that (never null: keyHash() is null for a malformed secret, whose form is then
+   * checked here), since the store may take the secret's form as checked by it.
    */
   authenticate(secret: string, keyHash?: string): Promise<{ key: ApiKeyInfo; account: Account } | null>;
 

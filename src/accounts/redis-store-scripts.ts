@@ -74,7 +74,7 @@ return 1
  * (balances, usage and references are read once per script and tracked in Lua tables; the writes are
  * made once per account, usage hash and class at the end, by `debits_close`). Ledger: one entry per
  * account, period and class for the script call (units and amounts summed, the balance_after values
- * chained from the balance before it), one more for the refunds among them (so that a refund is never
+ * chained from the balance before it, refunds first), one more for the refunds among them (so that a refund is never
  * netted into the charges, nor a refund and a charge into a zero entry), and an entry of its own for
  * every debit with a reference;
  * zero-priced debits without a reference write no entry. A refund is a debit of negative units and
@@ -146,15 +146,20 @@ local function debits_close(at)
     end
   end
   local running = dStart
-  for _, key in ipairs(dOrder) do
-    local e = dEntries[key]
-    running[e.acct] = running[e.acct] - e.amount
-    local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
-      .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
-      .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
-      .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
-    local n = redis.call('RPUSH', e.ledger, entry)
-    if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
+  -- Refunds first, so that no balance_after falls below the final balance (see sqlite-debits.ts).
+  for pass = 1, 2 do
+    for _, key in ipairs(dOrder) do
+      local e = dEntries[key]
+      if (e.amount < 0) == (pass == 1) then
+        running[e.acct] = running[e.acct] - e.amount
+        local entry = '{"kind":"debit","amount_micros":' .. string.format('%d', -e.amount) .. ',"usage_class":' .. cjson.encode(e.class)
+          .. ',"units":' .. string.format('%d', e.units) .. ',"period":' .. cjson.encode(e.period)
+          .. ',"reference":' .. (e.ref == '' and 'null' or cjson.encode(e.ref)) .. ',"at":' .. cjson.encode(at)
+          .. ',"balance_after":' .. string.format('%d', running[e.acct]) .. '}'
+        local n = redis.call('RPUSH', e.ledger, entry)
+        if e.ref ~= '' then redis.call('HSET', e.refs, e.ref, n) end
+      end
+    end
   end
 end
 `;

@@ -38,6 +38,12 @@ export function failUnanswered(redis: Redis): Redis {
     const queue = (redis as unknown as { prevCommandQueue?: UnansweredQueue | null }).prevCommandQueue;
     for (let item = queue?.shift(); item; item = queue?.shift()) item.command.reject(new Error(REPLY_LOST_MESSAGE));
   });
+  // Its copies (duplicate() copies the options, not this listener) do the same, unless made to resend.
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override) => {
+    const copy = duplicate(override);
+    return override?.autoResendUnfulfilledCommands === true ? copy : failUnanswered(copy);
+  };
   return redis;
 }
 

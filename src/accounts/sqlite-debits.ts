@@ -22,8 +22,8 @@ export interface DebitStatements {
  * the balance, usage and references left by the debits before it (tracked in memory: nobody else
  * writes during the transaction). The writes come at the end, grouped: one balance update per
  * account, one usage upsert and one ledger entry per account, period and class (units and amount
- * summed; the entries' balance_after chain from the balance before the batch), one more for the
- * refunds among them, and a ledger entry of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
+ * summed; the entries' balance_after chain from the balance before the batch, refunds first), one
+ * more for the refunds among them, and a ledger entry of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
  * SQLite error fails the whole batch (rolled back: nobody is charged).
  */
 export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (DebitResult | UnknownAccountError)[] {
@@ -93,7 +93,11 @@ export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (D
   for (const { d, units, micros } of usage.values()) q.addUsage.run(d.account_id, d.period, d.usage_class, units, micros);
   const at = new Date().toISOString();
   const running = new Map(start);
-  for (const { d, units, micros } of ledger.values()) {
+  // Refunds first: the entries' balance_after then never falls below the batch's final balance (charges
+  // summed into one entry and paid by a refund of the same batch, written before it, could show less than
+  // zero), and every charge is still covered, as it was in arrival order.
+  const entries = [...ledger.values()];
+  for (const { d, units, micros } of [...entries.filter((e) => e.micros < 0), ...entries.filter((e) => e.micros >= 0)]) {
     const after = running.get(d.account_id)! - micros;
     running.set(d.account_id, after);
     const entry = q.ledger.run(d.account_id, 'debit', -micros, after, d.usage_class, units, d.period, d.reference, at);

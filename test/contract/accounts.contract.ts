@@ -369,6 +369,20 @@ export function accountStoreContract(
           [-2_000, 98_000],
         ]);
         expect((await store.usage(a.id, PERIOD)).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
+        // A refund paying for a charge of the same batch: no entry shows a balance the account never had.
+        const b = await store.createAccount({ name: unique('net'), credit_micros: 2_000 });
+        const refund = { account_id: b.id, usage_class: 'part_records' as const, units: 1, amount_micros: 2_000, period: PERIOD, refund: true };
+        expect(await Promise.all([debit(b.id, 2_000), store.debit(refund), debit(b.id, 2_000)])).toEqual([
+          { ok: true, balance_micros: 0 },
+          { ok: true, balance_micros: 2_000 },
+          { ok: true, balance_micros: 0 },
+        ]);
+        const chain = (await ledgerOf!(b.id)).map((r) => [r.amount_micros, r.balance_after]);
+        expect(chain).toEqual([
+          [2_000, 2_000], // the initial credit
+          [2_000, 4_000],
+          [-4_000, 0],
+        ]);
       });
 
       it('enforces the monthly quota atomically with the balance (per class and period)', async () => {

@@ -74,7 +74,8 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
       const open = async (credit: number) => {
         const account = await t.store.createAccount({ name: `charge-${randomBytes(5).toString('hex')}`, subscription: true, credit_micros: credit });
         const { secret } = await t.store.createKey({ account_id: account.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 100 });
-        const admit = (charge: typeof price | (Omit<typeof price, 'quota'> & { quota: number })) => t.gate.admit(admitRequest(secret, { charge }));
+        const admit = (charge: typeof price | (Omit<typeof price, 'quota'> & { quota: number }), period = PERIOD) =>
+          t.gate.admit(admitRequest(secret, { charge, period }));
         expect((await admit(price)).charged).toBeUndefined(); // a key the gate does not know yet: the separate calls, no charge
         return { account, admit };
       };
@@ -83,9 +84,13 @@ describe.skipIf(!REDIS_URL)('redis account store', () => {
       const a = await rich.admit(price);
       expect([a.throttle.allowed, a.requests, a.charged]).toEqual([true, 2, { ok: true, balance_micros: 998_000 }]);
       expect((await t.other.usage(rich.account.id, PERIOD)).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
+      // Another period (a new month) for the same known key: its own usage.
+      expect((await rich.admit(price, '2026-12')).charged).toEqual({ ok: true, balance_micros: 996_000 });
+      expect((await t.other.usage(rich.account.id, '2026-12')).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
+      expect((await t.other.usage(rich.account.id, PERIOD)).by_class.part_records).toEqual({ units: 1, amount_micros: 2_000 });
       // The class's monthly quota refuses it: nothing debited, and the reason comes back.
       const b = await rich.admit({ ...price, quota: 1 });
-      expect(b.charged).toEqual({ ok: false, reason: 'usage_limit_exceeded', balance_micros: 998_000 });
+      expect(b.charged).toEqual({ ok: false, reason: 'usage_limit_exceeded', balance_micros: 996_000 });
       // Below the headroom the price is not taken at admission (the handler debits after the work).
       const poor = await open(150_000);
       const c = await poor.admit(price);

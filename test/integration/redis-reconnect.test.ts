@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
-import { purgeRedisPrefix, REPLY_LOST_MESSAGE } from '../../src/accounts/redis-util.ts';
+import { connectRedis, purgeRedisPrefix, quitRedis, REPLY_LOST_MESSAGE } from '../../src/accounts/redis-util.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -79,5 +79,24 @@ describe.skipIf(!REDIS_URL)('redis: a reply lost with the connection', () => {
     expect(await debit()).toEqual({ ok: true, balance_micros: 4_000 });
     expect((await direct.getAccount(account.id))?.balance_micros).toBe(4_000);
     expect((await direct.usage(account.id, '2026-11')).by_class.part_records).toEqual({ units: 3, amount_micros: 6_000 });
+  });
+
+  it('does the same on a copy of the connection (duplicate), and a copy made to resend resends', async () => {
+    const main = connectRedis(proxy.url);
+    const copy = main.duplicate();
+    const resending = main.duplicate({ autoResendUnfulfilledCommands: true });
+    const key = `${prefix}counter`;
+    try {
+      expect(await copy.incr(key)).toBe(1);
+      proxy.cutNextReply();
+      await expect(copy.incr(key)).rejects.toThrow(REPLY_LOST_MESSAGE);
+      expect(await copy.incr(key)).toBe(3); // the lost one ran once
+      // An INCR is not safe to run twice: the resending copy shows what the default did (4, then 5 and 6).
+      expect(await resending.incr(key)).toBe(4);
+      proxy.cutNextReply();
+      expect(await resending.incr(key)).toBe(6);
+    } finally {
+      await Promise.all([quitRedis(copy), quitRedis(resending), quitRedis(main)]);
+    }
   });
 });

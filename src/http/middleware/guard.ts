@@ -131,13 +131,13 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       const period = currentPeriod();
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
       const admitted = admit(ctx, header, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
-      const { throttle: t, auth, requests, charged } = admitted instanceof Promise ? await admitted : admitted;
+      const { throttle: t, auth, requests, charged } = 'then' in admitted ? await admitted : admitted;
       /**
        * The price debited with the admission, until the handler confirms it or it is given back. A charge
        * the gate did not take (refused, or not applied) is no answer yet: the handler's charge debits after
        * the work, so a 404 or a redirect stays free whatever the balance.
        */
-      let held: Held | null = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key } : null;
+      const held: Held | null = charged?.ok && auth && preCharge ? { auth, charge: preCharge, period: period.key, open: true } : null;
       try {
         rateLimited(ctx, t);
         if (!header)
@@ -169,29 +169,30 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
             ? async () => undefined
             : async (cls: UsageClass, units: number, reference?: string) => {
                 // The handler's charge of the price held: confirmed, nothing more to debit.
-                if (held && reference === undefined && cls === held.charge.usage_class && units === held.charge.units) {
-                  held = null;
+                if (held?.open && reference === undefined && cls === held.charge.usage_class && units === held.charge.units) {
+                  held.open = false;
                   return;
                 }
                 return charge(s, auth, cls, units, reference);
               };
         await next();
       } catch (e) {
-        if (held) await refund(s, held);
+        await giveBack(s, held);
         throw e;
       }
       // A call that did not confirm the price (a redirect, a 404 answered without throwing) pays nothing.
-      if (held) await refund(s, held);
+      await giveBack(s, held);
     };
   };
   return Object.assign(forRoute, { unrouted });
 }
 
-/** A price debited with a call's admission and not yet confirmed by its handler. */
+/** A price debited with a call's admission; open until its handler confirms it or it is given back. */
 interface Held {
   auth: AuthState;
   charge: PreCharge;
   period: string;
+  open: boolean;
 }
 
 /**
@@ -200,9 +201,11 @@ interface Held {
  * expressions, and these are three of every /v1 response's headers.
  */
 function rateLimited(ctx: Context, t: ThrottleDecision): void {
-  ctx.res.setHeader('X-RateLimit-Limit', String(t.limit));
-  ctx.res.setHeader('X-RateLimit-Remaining', String(t.remaining));
-  ctx.res.setHeader('X-RateLimit-Reset', String(t.reset));
+  if (!ctx.res.headersSent) {
+    ctx.res.setHeader('X-RateLimit-Limit', String(t.limit));
+    ctx.res.setHeader('X-RateLimit-Remaining', String(t.remaining));
+    ctx.res.setHeader('X-RateLimit-Reset', String(t.reset));
+  }
   if (!t.allowed) {
     throw new ApiError('rate_limit_exceeded', 'Rate limit exceeded. Try again later.', { headers: { 'Retry-After': String(t.retryAfter) } });
   }
@@ -232,8 +235,14 @@ function chargeRefused(r: Extract<DebitResult, { ok: false }>, cls: UsageClass, 
   );
 }
 
-/** Gives back a price debited with the admission of a call that did not confirm it (never throws: logged). */
-async function refund(s: AppServices, { auth, charge: c, period }: Held): Promise<void> {
+/**
+ * Gives back a price debited with the admission of a call that did not confirm it, once (closed first, so
+ * that a charge after it is debited anew); never throws: a failure is logged.
+ */
+async function giveBack(s: AppServices, held: Held | null): Promise<void> {
+  if (!held?.open) return;
+  held.open = false;
+  const { auth, charge: c, period } = held;
   try {
     await s.accounts.debit({ account_id: auth.account.id, usage_class: c.usage_class, units: c.units, amount_micros: c.amount_micros, period, refund: true });
   } catch (e) {
