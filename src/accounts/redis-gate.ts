@@ -161,12 +161,14 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
         r,
         known: { key, account, names },
       } of batch) {
-        // The period is the one free-form field of the comma-joined argument (the class is one of USAGE_CLASSES).
-        if (r.period.includes(',')) throw new RangeError(`accounts: a billing period holds no comma, got ${r.period}`);
         if (names.bucket !== r.bucket) [names.bucket, names.window] = [r.bucket, throttleKey(P, r.bucket)];
-        if (names.period !== r.period) [names.period, names.usage] = [r.period, k.usage(account.id, r.period)];
-        // One comma-joined argument per admission (see ADMIT); no field holds a comma (indexes, numbers, the
-        // member, the period "YYYY-MM" and the class name).
+        if (names.period !== r.period) {
+          // The period is the one free-form field of the comma-joined argument below (the others are
+          // indexes, numbers, the member and a class name), so it is checked once per key and period.
+          if (r.period.includes(',')) throw new RangeError(`accounts: a billing period holds no comma, got ${r.period}`);
+          [names.period, names.usage] = [r.period, k.usage(account.id, r.period)];
+        }
+        // One comma-joined argument per admission (see ADMIT).
         const c = r.charge;
         const charge = c
           ? `${keys.index(names.usage)},${keys.index(names.ledger)},${c.units},${c.amount_micros},${c.quota ?? ''},${c.usage_class},${c.monthlyCap},${PRECHARGE_HEADROOM}`

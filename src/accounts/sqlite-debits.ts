@@ -23,8 +23,9 @@ export interface DebitStatements {
  * writes during the transaction). The writes come at the end, grouped: one balance update per
  * account, one usage upsert and one ledger entry per account, period and class (units and amount
  * summed; the entries' balance_after chain from the balance before the batch, refunds first), one
- * more for the refunds among them, and a ledger entry of its own for every debit with a reference. A debit of an unknown account fails alone; an unexpected
- * SQLite error fails the whole batch (rolled back: nobody is charged).
+ * more for the refunds among them, and a ledger entry of its own for every debit with a reference. A
+ * debit of an unknown account fails alone; an unexpected SQLite error fails the whole batch (rolled
+ * back: nobody is charged).
  */
 export function applyDebits(q: DebitStatements, ds: readonly CheckedDebit[]): (DebitResult | UnknownAccountError)[] {
   const start = new Map<string, number>();

@@ -7,8 +7,8 @@
  * recordOf reads either shape. Searches whose hits need records (agentic search's BM25 and kNN lists)
  * read no stored field at all (CACHED_RECORDS): the records come from this process's cache, keyed by
  * the document's version (dropped when a version's name comes back as a new index), and the ones not
- * there from one search by id, of either shape (hitRecords). Whether
- * the live version has vectors is remembered briefly (liveShape).
+ * there from one search by id, of either shape (hitRecords). Whether the live version has vectors is
+ * remembered briefly (liveShape).
  */
 import type { PartRecord } from '../../catalog/part.ts';
 import type { OsClient } from './client.ts';
@@ -117,7 +117,8 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZ
         for (const [index, v] of Object.entries(r ?? {})) {
           const uuid = v.settings?.index?.uuid;
           if (uuid === undefined) continue;
-          if (uuids.has(index) && uuids.get(index) !== uuid) reused = true;
+          const before = uuids.get(index);
+          if (before !== undefined && before !== uuid) reused = true;
           uuids.set(index, uuid);
         }
         if (reused) cache.clear();
