@@ -101,7 +101,7 @@ for (const adapter of adapters) {
   });
   const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
-  const { accounts, throttle, gate } = await createAccounts(config);
+  const { accounts, throttle, gate, tokens } = await createAccounts(config);
   const s: AppServices = {
     config,
     engine,
@@ -112,6 +112,7 @@ for (const adapter of adapters) {
     accounts,
     throttle,
     gate,
+    tokens,
     jobs: await createJobServices(config),
   };
   const account = await accounts.createAccount({ name: 'bench', subscription: true, credit_micros: 1e15 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Gate } from './accounts/gate.ts';
 import type { AccountStore, Throttle } from './accounts/port.ts';
+import { createTokenService, type TokenService } from './accounts/tokens.ts';
 import { createCatalogProvider } from './catalog/view.ts';
 import type { Config } from './config.ts';
 import { loadEmbedder } from './embeddings/index.ts';
@@ -49,20 +50,21 @@ export function keyPepper(config: Config): Buffer {
   return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'utf8');
 }
 
-export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle; gate: Gate }> {
+export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle; gate: Gate; tokens: TokenService }> {
   const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
+  const tokens = createTokenService({ pepper, ttlSeconds: config.accessTokenTtlSeconds });
   if (config.redisUrl) {
     // The store, the throttle and the gate share one connection; the store closes it.
     const connection = a.connectRedis(config.redisUrl);
     const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
     const throttle = a.createRedisThrottle({ url: config.redisUrl, connection, prefix: config.redisPrefix });
     const gate = a.createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });
-    return { accounts, throttle, gate };
+    return { accounts, throttle, gate, tokens };
   }
   const accounts = a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });
   const throttle = a.createMemoryThrottle();
-  return { accounts, throttle, gate: a.createGate(accounts, throttle) };
+  return { accounts, throttle, gate: a.createGate(accounts, throttle), tokens };
 }
 
 /** The AI jobs' store (Redis with REDIS_URL, else jobs.db in the data dir) and provider. */
@@ -108,9 +110,9 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
       status.embedder && !opts.bulkEmbedding && config.embeddingQueryCache > 0 ? cachingEmbedder(status.embedder, config.embeddingQueryCache) : status.embedder;
     embedderMessage = status.message;
   }
-  const { accounts, throttle, gate } = await createAccounts(config);
+  const { accounts, throttle, gate, tokens } = await createAccounts(config);
   const jobs = await createJobServices(config);
-  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate, jobs };
+  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate, tokens, jobs };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {

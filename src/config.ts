@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PRICES_USD, micros, type BillingConfig } from './accounts/billing.ts';
 import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
+import { DEFAULT_TOKEN_TTL_SECONDS } from './accounts/tokens.ts';
 import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
 import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
 
@@ -52,6 +53,8 @@ export interface Config {
   readonly billing: BillingConfig;
   /** Secret mixed into stored key hashes (HMAC); null: a per-data-dir secret file is used. */
   readonly keyPepper: string | null;
+  /** Lifetime of the OAuth2 access tokens POST /connect/token issues, seconds. */
+  readonly accessTokenTtlSeconds: number;
   /** AI provider of the jobs: local rules (no LLM, no key) or an OpenAI-compatible endpoint. */
   readonly llmProvider: 'local' | 'openai';
   /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1). */
@@ -207,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
       defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     }),
     keyPepper: str(env, 'PARTSEARCH_KEY_PEPPER'),
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 30 * 86_400),
     ...llm(env),
     aiTokenBudget: int(env, 'AI_JOB_TOKEN_BUDGET', 20_000, 1, 10_000_000),
     jobWorkers: int(env, 'JOB_WORKERS', 2, 0, 64),

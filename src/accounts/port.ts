@@ -84,6 +84,11 @@ export interface AccountStore {
   /** The stored form (keyed hash) of a presented secret, or null when it is malformed. */
   keyHash(secret: string): string | null;
   /**
+   * The stored keyed hash of a key, by its id (revoked keys too), or null for an unknown id: what an
+   * access token naming the key (accounts/tokens.ts) is admitted by. It never changes for a key.
+   */
+  keyHashById(keyId: string): Promise<string | null>;
+  /**
    * The key and its account for a presented secret, or null (unknown, malformed or revoked). Keys are
    * found by their keyed hash, so no secret is ever compared. `keyHash`: this store's keyHash(secret)
    * when the caller has it already (the HTTP guard remembers it per connection), so that it is not

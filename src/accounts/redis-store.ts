@@ -264,8 +264,13 @@ export function createRedisAccountStore(opts: RedisConnectionOptions & { pepper:
       return keyHashOf(secret, pepper);
     },
 
+    async keyHashById(keyId) {
+      return redis.hget(k.key(keyId), 'key_hash');
+    },
+
     async authenticate(secret, keyHash) {
-      if (!looksLikeKey(secret)) return null;
+      // A keyHash from this store (keyHash, keyHashById) needs no check of the secret's form.
+      if (keyHash === undefined && !looksLikeKey(secret)) return null;
       const hash = keyHash ?? hashKey(secret, pepper);
       const r = await s.authenticate(k.keyHashes, hash, k.key(''), k.acct(''));
       if (!Array.isArray(r)) return null;

@@ -249,6 +249,10 @@ export function createSqliteAccountStore(opts: { file: string; pepper: Buffer })
       return keyHashOf(secret, pepper);
     },
 
+    async keyHashById(keyId) {
+      return q.keyById.get(keyId)?.key_hash ?? null;
+    },
+
     authenticateNow,
 
     async authenticate(secret, keyHash) {

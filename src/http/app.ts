@@ -20,12 +20,14 @@ import { matchRoutes } from './routes/match.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { graphqlRoutes } from '../graphql/route.ts';
+import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import type { AppServices } from './services.ts';
 
 /** Every declared route of the API, in documentation order. */
 export function apiRoutes(s: AppServices): RouteSpec[] {
   return [
     ...healthRoutes(s),
+    ...oauthTokenRoutes(s),
     ...usageRoutes(s),
     ...categoryRoutes(s),
     ...manufacturerRoutes(s),

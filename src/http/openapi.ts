@@ -34,7 +34,8 @@ function errorStatuses(r: RouteSpec): number[] {
   if (r.access !== 'public' && r.access !== 'authenticated') base.push(403);
   if (r.paid) base.push(402, 403);
   if (r.query || r.params || r.body) base.push(422);
-  if (r.body || r.documentedBody) base.push(413, 415);
+  if (r.body || r.documentedBody) base.push(413);
+  if (r.body || (r.documentedBody && !r.documentedBodyType)) base.push(415);
   // Routes that read the catalogue answer 503 when the engine does not (or nothing is loaded yet).
   if (r.access !== 'public' && r.access !== 'authenticated') base.push(503);
   return [...new Set([...base, ...(r.errors ?? [])])].sort((a, b) => a - b);
@@ -101,7 +102,9 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       ...(r.access !== 'public' && r.access !== 'authenticated' ? { 'x-capability': r.access } : {}),
       ...(r.paid ? { 'x-paid': true } : {}),
       parameters: parameters(r),
-      ...(r.body || r.documentedBody ? { requestBody: { required: true, content: { 'application/json': { schema: r.body ?? r.documentedBody } } } } : {}),
+      ...(r.body || r.documentedBody
+        ? { requestBody: { required: true, content: { [r.documentedBodyType ?? 'application/json']: { schema: r.body ?? r.documentedBody } } } }
+        : {}),
       responses,
     };
   }

@@ -58,6 +58,8 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   requestHeaders?: JsonSchema;
   /** A body the handler reads and checks itself (GraphQL): documented in OpenAPI, not validated here. */
   documentedBody?: JsonSchema;
+  /** The media type of `documentedBody` when it is not JSON (the OAuth token request's form). */
+  documentedBodyType?: string;
   /**
    * The body form of this route's errors: the REST forms (default), or GraphQL's `{errors: [...]}` (for
    * every request to its path, including those refused before routing: app.ts).

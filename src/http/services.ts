@@ -1,6 +1,7 @@
 /** What the HTTP layer receives from the composition root. */
 import type { Gate } from '../accounts/gate.ts';
 import type { AccountStore, Throttle } from '../accounts/port.ts';
+import type { TokenService } from '../accounts/tokens.ts';
 import type { CatalogProvider } from '../catalog/view.ts';
 import type { Config } from '../config.ts';
 import type { Embedder } from '../embeddings/port.ts';
@@ -33,5 +34,7 @@ export interface AppServices {
    * `throttle` (createGate). The Redis composition sets a one-round-trip gate.
    */
   gate?: Gate;
+  /** Issues and verifies the OAuth2 access tokens standing for API keys (POST /connect/token). */
+  tokens: TokenService;
   jobs: JobServices;
 }

@@ -249,6 +249,19 @@ export function accountStoreContract(
         expect(await store.revokeKey('key_aaaaaaaaaaaaaaaaaaaa')).toBeNull();
       });
 
+      it("finds a key's stored hash by its id, and authenticates by that hash whatever credential it stands for", async () => {
+        const a = await store.createAccount({ name: unique('by-id') });
+        const { key, secret } = await store.createKey({ account_id: a.id, name: 'token', capabilities: ['parts:read'], rate_limit_per_minute: 60 });
+        const hash = await store.keyHashById(key.id);
+        expect(hash).toBe(store.keyHash(secret));
+        expect(await store.keyHashById('key_aaaaaaaaaaaaaaaaaaaa')).toBeNull();
+        // An access token is no key: admitted by the hash of the key it names.
+        expect((await store.authenticate('eyJ.token.signature', hash!))?.key.id).toBe(key.id);
+        await store.revokeKey(key.id);
+        expect(await store.keyHashById(key.id)).toBe(hash);
+        expect(await store.authenticate('eyJ.token.signature', hash!)).toBeNull();
+      });
+
       it('a second instance on the same backing authenticates the same key', async () => {
         const a = await store.createAccount({ name: unique('shared') });
         const { secret } = await store.createKey({ account_id: a.id, name: 'k', capabilities: ['parts:read'], rate_limit_per_minute: 60 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import type { Capability } from '../../src/accounts/port.ts';
+import { createTokenService } from '../../src/accounts/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
@@ -68,6 +69,7 @@ export async function startTestApi(
     embedderMessage: 'no embedding model configured: lexical-only search',
     log: silentLogger,
     accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
+    tokens: createTokenService({ pepper: Buffer.from('test-pepper') }),
     throttle: createMemoryThrottle(),
     jobs: { store: createSqliteJobStore({ file: path.join(dir, 'jobs.db') }), provider: createLocalProvider(), tokenBudget: 20_000 },
   };

@@ -3,7 +3,11 @@
  *   1. throttle: 60 requests per sliding 60 s per presented credential (per client address when there
  *      is none), counted before the key is judged, so invalid keys are throttled too; every /v1
  *      response carries X-RateLimit-Limit / -Remaining / -Reset, a 429 adds Retry-After;
- *   2. authentication: missing -> 401 missing_api_key; malformed, unknown or revoked -> 401 invalid_api_key;
+ *   2. authentication: missing -> 401 missing_api_key; malformed, unknown or revoked -> 401 invalid_api_key.
+ *      The credential is an API key or an access token of one (POST /connect/token; accounts/tokens.ts),
+ *      in `Authorization: Bearer` or, as Supply API clients send it, a `token:` header. A token is
+ *      admitted as its key (the key's throttle window, revocation, account and ledger) within its scope;
+ *      an expired or forged one is invalid_api_key;
  *   3. capability: a key without the route's capability -> 403 insufficient_scope;
  *   4. monthly anti-abuse cap -> 429 rate_limit_exceeded "Monthly API request limit reached.";
  *   5. paid routes: no subscription -> 403 subscription_required; no credit -> 402 insufficient_credit.
@@ -15,8 +19,9 @@
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, debitAtPrice, priceOf, usd } from '../../accounts/billing.ts';
-import { createGate, type PreCharge } from '../../accounts/gate.ts';
-import type { Account, ApiKeyInfo, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
+import { createGate, type Admission, type PreCharge } from '../../accounts/gate.ts';
+import type { Account, ApiKeyInfo, Capability, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
+import { looksLikeJwt, type VerifiedToken } from '../../accounts/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { routePath, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../services.ts';
@@ -35,7 +40,26 @@ interface Credential {
   secret: string | null;
   keyHash: string | null;
   bucket: string;
+  /** Set when the secret is a valid access token: the key it stands for is `keyHash`'s. */
+  token?: VerifiedToken;
 }
+
+/** Largest number of key ids whose stored hash the guard remembers (for access tokens) before it forgets them all. */
+const KEY_HASHES_MAX = 10_000;
+
+/**
+ * The credential of a request: its Authorization header, else its `token` header (Supply API clients
+ * send an access token there) as a bearer credential.
+ */
+function credentialHeader(ctx: Context): string {
+  const authorization = ctx.get('Authorization');
+  if (authorization) return authorization;
+  const token = ctx.get('token');
+  return token ? `Bearer ${token}` : '';
+}
+
+/** The key's capabilities that a token's scope grants. */
+const scoped = (key: ApiKeyInfo, scope: readonly Capability[]): ApiKeyInfo => ({ ...key, capabilities: key.capabilities.filter((c) => scope.includes(c)) });
 
 /** `guardedElsewhere`: guarded paths outside /v1 (lower case), throttled by `unrouted` like /v1 paths. */
 export function createGuard(s: AppServices, guardedElsewhere: readonly string[] = []) {
@@ -47,30 +71,61 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
    * keep-alive connection, and deriving the keyed hash and the bucket is two SHA-256 computations; a
    * repeat costs one constant-time comparison of the header instead (sameText: a connection shared by
    * several clients behind a proxy learns nothing from its timing). Only derived values are
-   * remembered: authentication itself runs on every request. Per guard, since the keyed hash depends
-   * on its account store's pepper.
+   * remembered: authentication itself runs on every request (and a token's expiry is checked on each).
+   * Per guard, since the keyed hash depends on its account store's pepper.
    */
   const lastCredential = new WeakMap<object, Credential>();
-  function credentialOf(connection: object, header: string): Credential {
+  /** Key id -> its stored hash, for access tokens (a key's hash never changes; revocation is judged at admission). */
+  const keyHashes = new Map<string, string>();
+  const invalid = (header: string, secret: string | null): Credential => ({
+    header,
+    secret,
+    keyHash: null,
+    bucket: `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`,
+  });
+  const remember = (connection: object, c: Credential) => {
+    lastCredential.set(connection, c);
+    return c;
+  };
+  /** The credential of an access token: the key it names, found by id once per process. */
+  const tokenCredential = (connection: object, header: string, secret: string): Credential | Promise<Credential> => {
+    const token = s.tokens.verify(secret);
+    if (!token) return remember(connection, invalid(header, secret));
+    const make = (keyHash: string | null) =>
+      remember(connection, keyHash === null ? invalid(header, secret) : { header, secret, keyHash, bucket: `key:${keyHash.slice(0, 32)}`, token });
+    const known = keyHashes.get(token.keyId);
+    if (known !== undefined) return make(known);
+    return s.accounts.keyHashById(token.keyId).then((keyHash) => {
+      if (keyHash !== null) {
+        if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.clear();
+        keyHashes.set(token.keyId, keyHash);
+      }
+      return make(keyHash);
+    });
+  };
+  function credentialOf(connection: object, header: string): Credential | Promise<Credential> {
     const last = lastCredential.get(connection);
-    if (last && sameText(last.header, header)) return last;
+    if (last && sameText(last.header, header)) return last.token && last.token.exp * 1000 <= Date.now() ? invalid(header, last.secret) : last;
     const secret = BEARER.exec(header)?.[1] ?? null;
+    if (secret !== null && looksLikeJwt(secret)) return tokenCredential(connection, header, secret);
     const keyHash = secret === null ? null : s.accounts.keyHash(secret);
     // A well-formed key is throttled by its keyed hash (so "Bearer" and "bearer" are one bucket); anything
     // else by a hash of the whole header.
-    const bucket = keyHash !== null ? `key:${keyHash.slice(0, 32)}` : `cred:${createHash('sha256').update(header).digest('hex').slice(0, 32)}`;
-    const c: Credential = { header, secret, keyHash, bucket };
-    lastCredential.set(connection, c);
-    return c;
+    if (keyHash === null) return remember(connection, invalid(header, secret));
+    return remember(connection, { header, secret, keyHash, bucket: `key:${keyHash.slice(0, 32)}` });
   }
   /**
    * The gate's admission of this request (throttle step, key, monthly count when `countsFor`), marked on
    * the context so that `unrouted` does not count it again if what follows fails. Synchronous when the
-   * gate can admit without I/O (the embedded default); a promise otherwise.
+   * gate can admit without I/O (the embedded default) and the credential is known; a promise otherwise.
    */
   const admit = (ctx: Context, header: string, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
     ctx.state.admitting = true;
     const cred = header ? credentialOf(ctx.req.socket, header) : null;
+    return cred instanceof Promise ? cred.then((c) => admitWith(ctx, c, period, countsFor, charge)) : admitWith(ctx, cred, period, countsFor, charge);
+  };
+  const admitWith = (ctx: Context, cred: Credential | null, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
+    const token = cred?.token;
     // The throttle counts the request whatever the key turns out to be (see the gate).
     const req = {
       bucket: cred?.bucket ?? `addr:${ctx.ip}`,
@@ -79,16 +134,20 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       defaultLimit: billing.defaultRateLimitPerMinute,
       windowMs: WINDOW_MS,
       period,
-      countsFor,
+      countsFor: token ? (key: ApiKeyInfo) => countsFor(scoped(key, token.scope)) : countsFor,
       ...(charge ? { charge } : {}),
     };
-    return gate.admitNow ? gate.admitNow(req) : gate.admit(req);
+    const admitted = gate.admitNow ? gate.admitNow(req) : gate.admit(req);
+    if (!token) return admitted;
+    // A token grants its key's capabilities within its scope.
+    const within = (a: Admission): Admission => (a.auth ? { ...a, auth: { ...a.auth, key: scoped(a.auth.key, token.scope) } } : a);
+    return admitted instanceof Promise ? admitted.then(within) : within(admitted);
   };
   const countsForNothing = () => false;
   /** Throttles a request that no route's guard admitted (see `unrouted`). */
   const admitUnrouted = async (ctx: Context) => {
     if (ctx.state.admitting) return; // the route's guard took it (even if its admission then failed)
-    rateLimited(ctx, (await admit(ctx, ctx.get('Authorization'), currentPeriod().key, countsForNothing)).throttle);
+    rateLimited(ctx, (await admit(ctx, credentialHeader(ctx), currentPeriod().key, countsForNothing)).throttle);
   };
   /**
    * A /v1 request (or one to a guarded path outside /v1: GraphQL) that reaches no route (404, 405) or
@@ -127,7 +186,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       monthlyCap: billing.monthlyRequestCap,
     };
     return async (ctx: Context, next: Next) => {
-      const header = ctx.get('Authorization');
+      const header = credentialHeader(ctx);
       const period = currentPeriod();
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
       const admitted = admit(ctx, header, period.key, allowedFor, ctx.method === 'HEAD' ? undefined : preCharge);
@@ -144,10 +203,13 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
           throw new ApiError('missing_api_key', 'Authentication required: send Authorization: Bearer <API key>.', {
             headers: { 'WWW-Authenticate': 'Bearer' },
           });
-        if (!auth)
-          throw new ApiError('invalid_api_key', 'The API key is malformed, unknown or revoked.', {
-            headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-          });
+        if (!auth) {
+          // API keys hold no dots; JWTs are dot-separated.
+          const message = (BEARER.exec(header)?.[1] ?? '').includes('.')
+            ? 'The access token is malformed, expired or not issued here, or its API key was revoked.'
+            : 'The API key is malformed, unknown or revoked.';
+          throw new ApiError('invalid_api_key', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+        }
         if (!allowedFor(auth.key)) {
           throw new ApiError(
             'insufficient_scope',
