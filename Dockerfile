@@ -9,6 +9,7 @@ COPY bin ./bin
 COPY src ./src
 COPY ingest ./ingest
 COPY index-mappings ./index-mappings
+COPY vocabulary ./vocabulary
 COPY tsconfig.json ./
 ENV HOST=0.0.0.0 PORT=8080 PARTSEARCH_DATA_DIR=/data
 EXPOSE 8080

@@ -10,6 +10,7 @@ import { mpnIdentity, mpnSlug, normaliseMpn } from './mpn.ts';
 import { DUMP_PART_FIELDS, type DumpPart, type DumpSpec, type PartRecord, type PartSpec } from './part.ts';
 import { normaliseStatus } from './status.ts';
 import { normaliseUnit, parseSpecValue } from './units.ts';
+import { attributeIdOf } from '../vocabulary/attributes.ts';
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(DUMP_PART_FIELDS);
 
@@ -28,15 +29,21 @@ export function legacyIds(features: readonly string[] | undefined): boolean {
   return !(features ?? []).includes('mpn_identity');
 }
 
+/** A dump spec as engines store it: SI numbers parsed from it, and its canonical attribute (src/vocabulary/attributes.ts). */
 export function normaliseSpec(s: DumpSpec): PartSpec {
+  const name = s.name.trim();
   const value = s.value.trim();
+  let spec: Omit<PartSpec, 'attribute'>;
   if (typeof s.num === 'number' && Number.isFinite(s.num)) {
     const unit = s.unit ? normaliseUnit(s.unit) : null;
-    return { name: s.name.trim(), value, num: s.num, min: s.num, max: s.num, unit };
+    spec = { name, value, num: s.num, min: s.num, max: s.num, unit };
+  } else {
+    const parsed = parseSpecValue(value, s.unit ? normaliseUnit(s.unit) : null);
+    spec = parsed
+      ? { name, value, num: parsed.value, min: parsed.min, max: parsed.max, unit: parsed.unit }
+      : { name, value, num: null, min: null, max: null, unit: null };
   }
-  const parsed = parseSpecValue(value, s.unit ? normaliseUnit(s.unit) : null);
-  if (!parsed) return { name: s.name.trim(), value, num: null, min: null, max: null, unit: null };
-  return { name: s.name.trim(), value, num: parsed.value, min: parsed.min, max: parsed.max, unit: parsed.unit };
+  return { ...spec, attribute: attributeIdOf(name, spec.unit ?? s.unit ?? null) };
 }
 
 export class PartNormaliser {

@@ -89,6 +89,12 @@ export interface PartSpec {
   min: number | null;
   max: number | null;
   unit: SiUnit | null;
+  /**
+   * The canonical attribute the spec's name means (vocabulary/attributes.json: "supply_voltage" for
+   * "Voltage - supply" and "Supply Voltage"), assigned at ingest; null when the vocabulary does not know
+   * the name. Absent on records stored before attributes were assigned: read it with specAttributeId.
+   */
+  attribute?: string | null;
 }
 
 /** The normalised part every engine stores (as a whole, for enrichment) and indexes (by fields). */

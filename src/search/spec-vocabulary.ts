@@ -19,10 +19,7 @@ import type { RoleId } from './spec-roles.ts';
 
 export type ConstraintKind = 'equals' | 'at_least' | 'at_most';
 
-/** Case- and punctuation-insensitive key of a spec name: "Voltage - supply" and "Voltage-Supply" -> "voltagesupply". */
-export function specNameKey(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
+export { specNameKey } from '../vocabulary/spec-names.ts';
 
 // ---------------------------------------------------------------- families
 

@@ -166,8 +166,8 @@ describe('part normalisation', () => {
       aliases: ['RC0603FR0710KL-ALT'],
       aliases_norm: ['RC0603FR0710KLALT'],
     });
-    expect(p.specs[0]).toEqual({ name: 'Resistance', value: '10kΩ', num: 10000, min: 10000, max: 10000, unit: 'Ω' });
-    expect(p.specs[1]).toMatchObject({ value: '-55℃~+155℃', num: null, min: -55, max: 155, unit: '℃' });
+    expect(p.specs[0]).toEqual({ name: 'Resistance', value: '10kΩ', num: 10000, min: 10000, max: 10000, unit: 'Ω', attribute: 'resistance' });
+    expect(p.specs[1]).toMatchObject({ value: '-55℃~+155℃', num: null, min: -55, max: 155, unit: '℃', attribute: 'operating_temperature' });
   });
   it('trusts num and unit given by the dump', () => {
     expect(normaliseSpec({ name: 'Capacitance', value: '100nF', num: 1e-7, unit: 'F' })).toEqual({
@@ -177,7 +177,14 @@ describe('part normalisation', () => {
       min: 1e-7,
       max: 1e-7,
       unit: 'F',
+      attribute: 'capacitance',
     });
+  });
+  it('assigns each spec its canonical attribute, by the unit where the name alone is ambiguous', () => {
+    expect(normaliseSpec({ name: 'Voltage - supply', value: '2.7V~3.6V' }).attribute).toBe('supply_voltage');
+    expect(normaliseSpec({ name: 'Tolerance', value: '±1%' }).attribute).toBe('tolerance');
+    expect(normaliseSpec({ name: 'Tolerance', value: '±0.5℃' }).attribute).toBe('temperature_accuracy');
+    expect(normaliseSpec({ name: 'Strike gundam', value: 'Yes' }).attribute).toBeNull();
   });
   it.each([
     ['Active', 'active'],
