@@ -1,7 +1,7 @@
 /**
  * The ingest pipeline: dump files -> validated, normalised, embedded parts -> a new index version.
  *
- *   read lines (plain or gzip, streamed) -> JSON.parse -> ajv (dump schema) -> normalise
+ *   read lines (plain or gzip, streamed) -> JSON.parse -> depth check -> ajv (dump schema) -> normalise
  *     -> batch -> embed (when a model is loaded) -> engine loader (retries inside) -> finish
  *
  * Guarantees: memory stays flat with file size (a few batches in flight); every record that
@@ -19,6 +19,7 @@ import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
 import { PART_STATUSES, readStatus } from '../src/catalog/status.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
 import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../src/util/json-depth.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
 import { IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile, type ListsFileEntry } from './catalog-files.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -202,6 +203,12 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           raw = JSON.parse(text);
         } catch (e) {
           report.add({ kind: 'rejected', file, line: n, reason: `invalid JSON: ${(e as Error).message}`, record: text.slice(0, 10_000) });
+          continue;
+        }
+        // Deeper nesting would overflow the stack of the recursive steps after parsing (the report's own
+        // JSON.stringify included): such a line is rejected as text.
+        if (jsonDeeperThan(raw)) {
+          report.add({ kind: 'rejected', file, line: n, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, record: text.slice(0, 10_000) });
           continue;
         }
         if (!checkPart(raw) && !validatePart(raw)) {
