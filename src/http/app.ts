@@ -1,9 +1,9 @@
 /** Builds the Koa application from services: middleware order, then the declared routes. No adapter imports here. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import { createGuard } from './middleware/guard.ts';
 import { errorHandler } from './middleware/errors.ts';
+import { jsonBody } from './middleware/json-body.ts';
 import { requestId } from './middleware/request-id.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { Middleware } from 'koa';
@@ -63,7 +63,7 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   app.use(requestId());
   app.use(errorHandler(s.log, (path) => graphqlPaths.has(routePath(path))));
   app.use(guard.unrouted);
-  app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
+  app.use(jsonBody());
   app.use(otherMethods(routes));
   app.use(router.routes());
   // 405 / 501 with their Allow header; the error handler renders them in the envelope.

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../errors.ts';
 import type { Capability, UsageClass } from '../accounts/port.ts';
+import { isJsonBody, JSON_MEDIA_TYPES } from './middleware/json-body.ts';
 import { compileValidator, type JsonSchema } from './validation.ts';
 
 /** public: no key, not throttled. authenticated: any valid key. Otherwise the capability a key needs. */
@@ -80,9 +81,6 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** Media types the body parser reads as JSON (koa-body's defaults: `+json` types and CSP reports too). */
-const JSON_TYPES = ['json', '+json', 'application/csp-report'];
-
 /** Whether the request carries a body: a non-zero Content-Length, or a chunked one. */
 function hasBody(ctx: Context): boolean {
   return ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || 0) > 0;
@@ -102,10 +100,11 @@ export function mountRoutes(
       const query = vQuery ? vQuery({ ...ctx.query }) : ctx.query;
       const params = vParams ? vParams({ ...ctx.params }) : ctx.params;
       // A body the JSON parser left alone (sent as text/plain, curl's form default...) would read as empty.
-      if (vBody && hasBody(ctx) && !ctx.is(JSON_TYPES)) {
+      if (vBody && hasBody(ctx) && !isJsonBody(ctx)) {
         throw new ApiError(
           'unsupported_media_type',
           `Request body must be JSON: send Content-Type: application/json (got ${ctx.get('Content-Type') || 'none'}).`,
+          { headers: { Accept: JSON_MEDIA_TYPES.join(', ') } },
         );
       }
       const rawBody = (ctx.request as unknown as { body?: unknown }).body;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import type { AppServices } from '../../src/http/services.ts';
-import { silentLogger } from '../../src/log.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { tempDir } from './fixtures.ts';
 import type { AiProvider } from '../../src/ai/port.ts';
@@ -55,7 +55,7 @@ export async function startTestApi(
   env: Record<string, string> = {},
   kind: EngineKind = 'sqlite',
   catalog?: CatalogFiles,
-  opts: { provider?: AiProvider } = {},
+  opts: { provider?: AiProvider; log?: Logger; workers?: number } = {},
 ): Promise<TestApi> {
   const dir = tempDir();
   const { engine, drop } = await makeEngine(kind, dir);
@@ -67,15 +67,15 @@ export async function startTestApi(
     catalog: createCatalogProvider(engine),
     embedder: null,
     embedderMessage: 'no embedding model configured: lexical-only search',
-    log: silentLogger,
+    log: opts.log ?? silentLogger,
     accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
     tokens: createTokenService({ pepper: Buffer.from('test-pepper') }),
     throttle: createMemoryThrottle(),
     jobs: { store: createSqliteJobStore({ file: path.join(dir, 'jobs.db') }), provider: createLocalProvider(), tokenBudget: 20_000 },
   };
   if (opts.provider) services.jobs.provider = opts.provider;
-  // Jobs run in this process, as with the embedded default's JOB_WORKERS.
-  const runner = startRunner(jobsDeps(services), { concurrency: 2 });
+  // Jobs run in this process, as with the embedded default's JOB_WORKERS (none with `workers: 0`: jobs stay queued).
+  const runner = opts.workers === 0 ? null : startRunner(jobsDeps(services), { concurrency: opts.workers ?? 2 });
   const server = await startServer(services);
   let n = 0;
   return {
@@ -107,7 +107,7 @@ export async function startTestApi(
       });
     },
     async close() {
-      await runner.stop();
+      await runner?.stop();
       await server.close();
       await services.jobs.store.close();
       await services.engine.close();

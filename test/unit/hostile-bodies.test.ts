@@ -1,0 +1,98 @@
+/**
+ * Issue 32, request bodies: JSON nested thousands deep is a 422 in the validation form (GraphQL's form on
+ * /graphql), logged as nothing worse than a normal request; every JSON media type is read by the same
+ * parser (a body is never silently ignored), anything else is a 415.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/log.ts';
+import { MAX_JSON_DEPTH } from '../../src/util/json-depth.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+
+const logged: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+const log: Logger = {
+  debug: (msg, fields) => logged.push({ level: 'debug', msg, fields }),
+  info: (msg, fields) => logged.push({ level: 'info', msg, fields }),
+  warn: (msg, fields) => logged.push({ level: 'warn', msg, fields }),
+  error: (msg, fields) => logged.push({ level: 'error', msg, fields }),
+};
+
+let api: TestApi;
+let secret: string;
+beforeAll(async () => {
+  api = await startTestApi({}, 'sqlite', undefined, { log });
+  secret = (await api.key()).secret;
+});
+afterAll(async () => api?.close());
+
+const send = (path: string, body: string, type = 'application/json') =>
+  fetch(`${api.url}${path}`, { method: 'POST', body, headers: { Authorization: `Bearer ${secret}`, 'Content-Type': type } });
+
+const arrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+const objects = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+const TOO_DEEP = {
+  detail: [{ loc: ['body'], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_too_deep', ctx: { limit: MAX_JSON_DEPTH } }],
+};
+
+describe('JSON nested 5,000 deep', () => {
+  it('is a 422 json_too_deep on every route that takes a body, whatever holds the depth, with nothing logged', async () => {
+    const bodies: [string, string][] = [
+      ['/v1/categories/match', arrays(5_000)],
+      ['/v1/categories/match', `{"query":"x","limit":${objects(5_000)}}`],
+      ['/v1/parts/search', `{"filters":{"specs":{"Resistance":${arrays(5_000)}}}}`],
+      ['/v1/parts/discover', `{"requirements":"ldo","filters":${objects(5_000)}}`],
+      ['/v1/parts/match/batch', `{"lines":${arrays(5_000)}}`],
+      ['/v1/parts/texas-instruments/LM358D/deep-dive', `{"deliverables":[{"question":"q"}],"context":${objects(5_000)}}`],
+    ];
+    logged.length = 0;
+    for (const [path, body] of bodies) {
+      const res = await send(path, body);
+      expect(res.status, path).toBe(422);
+      expect(res.headers.get('x-ratelimit-limit'), path).toBe('60');
+      expect(await res.json(), path).toEqual(TOO_DEEP);
+    }
+    expect(logged.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
+  });
+
+  it('is a GraphQL error on /graphql', async () => {
+    const res = await send('/graphql', `{"query":"{ supCategories { slug } }","variables":{"v":${arrays(5_000)}}}`);
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]!.extensions).toMatchObject({ code: 'validation_error', detail: TOO_DEEP.detail });
+  });
+
+  it('takes nesting up to the limit', async () => {
+    const context = JSON.parse(objects(MAX_JSON_DEPTH - 1)) as unknown;
+    const res = await send('/v1/parts/texas-instruments/LM358D/deep-dive', JSON.stringify({ deliverables: [{ question: 'Supply voltage?' }], context }));
+    expect(res.status).toBe(202);
+  });
+});
+
+describe('media types of a body', () => {
+  it('reads every JSON media type (application/json, application/*+json) alike', async () => {
+    const query = JSON.stringify({ query: 'capacitor', limit: 2 });
+    const plain = (await (await send('/v1/parts/search', query)).json()) as { total: number; results: { mpn: string }[] };
+    expect(plain.results).toHaveLength(2);
+    expect(plain.total).toBeLessThan(12);
+    for (const type of ['application/merge-patch+json', 'application/vnd.api+json', 'application/json; charset=utf-8', 'APPLICATION/JSON']) {
+      const res = await send('/v1/parts/search', query, type);
+      expect(res.status, type).toBe(200);
+      const b = (await res.json()) as typeof plain;
+      expect([b.total, b.results.map((r) => r.mpn)], type).toEqual([plain.total, plain.results.map((r) => r.mpn)]);
+    }
+    // Read, so validated: a bad field is a 422, not an empty body's 200.
+    const bad = await send('/v1/parts/search', JSON.stringify({ limit: 'many' }), 'application/merge-patch+json');
+    expect(bad.status).toBe(422);
+  });
+
+  it('refuses a body of any other type with 415, saying which types it takes', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/csp-report', 'text/json', 'application/jsonx']) {
+      const res = await send('/v1/parts/search', '{"query":"LM358"}', type);
+      expect(res.status, type).toBe(415);
+      expect(res.headers.get('accept'), type).toBe('application/json, application/*+json');
+      const b = (await res.json()) as { error: { type: string; message: string } };
+      expect(b.error.type).toBe('unsupported_media_type');
+      expect(b.error.message).toBe(`Request body must be JSON: send Content-Type: application/json (got ${type}).`);
+    }
+  });
+});
