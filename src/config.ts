@@ -67,7 +67,7 @@ export interface Config {
   readonly aiTokenBudget: number;
   /** Job workers in the API process (0: only `partsearch worker` processes run jobs). */
   readonly jobWorkers: number;
-  /** Absolute base URL of the API as clients reach it (stream_url, citation links); null: the request's origin. */
+  /** Absolute base URL of the API as clients reach it (stream_url, citation links); null: the address the connection reached (http/public-url.ts). */
   readonly publicBaseUrl: string | null;
 }
 

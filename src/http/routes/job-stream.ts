@@ -7,8 +7,14 @@ import type { AppServices } from '../services.ts';
 /** SSE comment lines keep idle connections (and proxies) open, and re-read the job: another process's progress shows within this. */
 export const SSE_KEEPALIVE_MS = 15_000;
 
-/** Writes the job's events after `last` as SSE frames until it ends (or the client goes). */
-export async function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last: number): Promise<void> {
+/**
+ * Answers with the job's events after `last` as SSE frames until it ends (or the client goes). The
+ * headers go out at once with a comment line naming the job's status: a queued job has no event to
+ * send until a worker starts it, and a client should see the stream is open (EventSource's `open`,
+ * a line in curl) rather than nothing for as long as the queue takes. A comment is no event (SPEC.md
+ * Events, rule 4). Returns as soon as the stream is set up; the watch and the reads run beside it.
+ */
+export function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last: number): void {
   const out = new PassThrough();
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
@@ -17,6 +23,7 @@ export async function streamEvents(s: AppServices, ctx: Context, job: JobRecord,
   ctx.set('Cache-Control', 'no-cache');
   ctx.set('X-Accel-Buffering', 'no');
   ctx.body = out;
+  out.write(`: job ${job.job_id} is ${job.status}\n\n`);
   let ended = false;
   let running = false;
   let again = false;
@@ -61,7 +68,16 @@ export async function streamEvents(s: AppServices, ctx: Context, job: JobRecord,
     void pump();
   }, SSE_KEEPALIVE_MS);
   ctx.req.on('close', end);
-  unwatch = await s.jobs.store.watch(job.job_id, () => void pump());
-  if (ended) unwatch();
-  await pump();
+  const follow = async () => {
+    try {
+      const stop = await s.jobs.store.watch(job.job_id, () => void pump());
+      if (ended) stop();
+      else unwatch = stop;
+    } catch (e) {
+      // Without a watch the keep-alive's reads still bring every event, SSE_KEEPALIVE_MS apart.
+      s.log.warn('job stream watch failed; reading the job every keep-alive instead', { job_id: job.job_id, error: (e as Error).message });
+    }
+    await pump();
+  };
+  void follow();
 }

@@ -14,6 +14,7 @@ import { cancelJob, createJob, HoldRefused, jobsDeps, type DeepDiveInput, type D
 import { usd } from '../../accounts/billing.ts';
 import { partFiltersSchema, type PartFiltersInput } from '../../search/filters.ts';
 import type { AuthState } from '../middleware/guard.ts';
+import { publicBaseUrl } from '../public-url.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../services.ts';
@@ -23,9 +24,9 @@ import type { JsonSchema } from '../validation.ts';
 import { filtersFor } from './parametric.ts';
 import { partResolver } from './part-detail.ts';
 
-/** The API's own absolute base: PUBLIC_BASE_URL when set, else the origin the request came to. */
+/** The API's own absolute base: PUBLIC_BASE_URL when set, else the address the connection reached (never the Host header). */
 function baseUrl(s: AppServices, ctx: Context): string {
-  return s.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  return publicBaseUrl(s.config.publicBaseUrl, ctx);
 }
 
 function summaryOf(j: JobRecord) {
@@ -293,7 +294,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
           ctx.set('Cache-Control', 'no-cache');
           return undefined;
         }
-        await streamEvents(s, ctx, job, after);
+        streamEvents(s, ctx, job, after);
         return undefined;
       },
     },
