@@ -2,7 +2,8 @@
  * The ingest pipeline: dump files -> validated, normalised, embedded parts -> a new index version.
  *
  *   read lines (plain or gzip, streamed) -> JSON.parse -> depth check -> ajv (dump schema) -> normalise
- *     -> batch -> embed (when a model is loaded) -> engine loader (retries inside) -> finish
+ *     -> batch -> embed (when a model is loaded; kept vectors reused: embed-stage.ts) -> engine loader
+ *     (retries inside) -> finish
  *
  * Guarantees: memory stays flat with file size (a few batches in flight); every record that
  * does not go in as written is in the report; the live version changes only when the new one holds
@@ -17,11 +18,14 @@ import { INDEX_FEATURES, type ApprovedListData, type CatalogMeta } from '../src/
 import { embeddingText, legacyIds, PartNormaliser, partId } from '../src/catalog/normalise.ts';
 import type { DumpPart, IndexedPart, PartRecord } from '../src/catalog/part.ts';
 import { PART_STATUSES, readStatus } from '../src/catalog/status.ts';
+import { embedderIdentity } from '../src/embeddings/key.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
+import type { VectorCache } from '../src/embeddings/vector-cache.ts';
 import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../src/util/json-depth.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
 import { IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile, type ListsFileEntry } from './catalog-files.ts';
+import { createEmbedStage } from './embed-stage.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { openLines } from './read-lines.ts';
 import { IngestReport } from './report.ts';
@@ -30,6 +34,14 @@ export interface IngestOptions {
   engine: SearchEngine;
   /** null: lexical-only. */
   embedder: Embedder | null;
+  /** Vectors kept across ingests (reused by key, new ones added); null: every part is embedded. */
+  vectorCache?: VectorCache | null;
+  /**
+   * 'complete' (default): every part has its vector before the version goes live. 'background': parts
+   * without a kept vector go in without one, and the version goes live lexical-only (meta
+   * `embedding.pending`) for a vector fill (src/embeddings/vector-fill.ts) to complete.
+   */
+  embeddings?: 'complete' | 'background';
   parts: string[];
   manufacturersFile?: string;
   categoriesFile?: string;
@@ -59,6 +71,8 @@ export interface IngestSummary {
   partsPerSecond: number;
   /** Seconds spent inside the embedding model (0 when lexical-only). */
   embedSeconds: number;
+  /** Parts embedded by the model, parts whose kept vector was reused, parts left for the vector fill (background). */
+  vectors: { embedded: number; reused: number; pending: number };
   /** Seconds until every record was read and written (the engine may still be indexing). */
   streamSeconds: number;
   /**
@@ -85,6 +99,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   // garbage-collector work) and keep memory flat.
   const batchSize = o.batchSize ?? (o.embedder ? 256 : 1000);
   const maxInFlight = o.embedder ? 2 : 4;
+  const stage = o.embedder ? createEmbedStage({ embedder: o.embedder, cache: o.vectorCache ?? null, defer: o.embeddings === 'background' }) : null;
   const progress = o.progress ?? createProgress({ quiet: true });
   const previous = await o.engine.meta();
 
@@ -116,7 +131,6 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   /** Part id -> where it was first read: file index * 2^32 + line. */
   const seen = new IdMap();
   let read = 0;
-  let embedMs = 0;
   let bytes = 0;
   let totalBytes = 0;
   const inFlight: Promise<void>[] = [];
@@ -141,23 +155,9 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
 
   const state = () => ({ read, indexed: written.size, rejected: report.counts.rejected, bytes, totalBytes });
 
-  // One embedding call at a time: the model already uses every core, and two concurrent calls only
-  // fight over them. Parsing the next batch and writing the previous one overlap with it.
-  let embedChain: Promise<unknown> = Promise.resolve();
-
+  // Parsing the next batch and writing the previous one overlap with the model (one call at a time).
   async function processBatch(batch: PartRecord[]): Promise<void> {
-    let vectors: (Float32Array | null)[] = batch.map(() => null);
-    if (o.embedder) {
-      const embedder = o.embedder;
-      const run = embedChain.then(async () => {
-        const t0 = performance.now();
-        const v = await embedder.embed(batch.map(embeddingText));
-        embedMs += performance.now() - t0;
-        return v;
-      });
-      embedChain = run.catch(() => undefined);
-      vectors = await run;
-    }
+    const vectors = stage ? await stage.vectors(batch.map(embeddingText)) : batch.map(() => null);
     const items: IndexedPart[] = batch.map((record, i) => ({ record, embedding: vectors[i] ?? null }));
     // Writes stay in order (a later duplicate must land after the earlier record).
     writeChain = writeChain.then(async () => {
@@ -301,7 +301,12 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       version: loader.version,
       created_at: now,
       parts: written.size,
-      embedding: { model: o.embedder?.model ?? null, dims: o.embedder?.dims ?? null },
+      embedding: {
+        model: o.embedder?.model ?? null,
+        dims: o.embedder?.dims ?? null,
+        ...(o.embedder ? { fingerprint: embedderIdentity(o.embedder) } : {}),
+        ...(stage?.counts.deferred ? { pending: stage.counts.deferred } : {}),
+      },
       categories: tree.toJSON(),
       manufacturers: registry.toJSON(),
       features: [...INDEX_FEATURES],
@@ -325,6 +330,9 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     await report.close();
     if (o.signal?.aborted) throw new IngestInterrupted('interrupted before the swap: the new version was dropped; the live version is unchanged');
     const { version, count } = await loader.finish(meta, written.size);
+    // The kept vectors this run used stay, older ones go; a version still waiting for vectors commits
+    // when its fill completes (one generation per catalogue, so the previous one's vectors stay too).
+    if (o.vectorCache && !meta.embedding.pending) await o.vectorCache.commit().catch(() => undefined);
     const finishSeconds = (performance.now() - started) / 1000 - streamSeconds;
     const seconds = (performance.now() - started) / 1000;
     return {
@@ -337,7 +345,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
       amended: report.counts.amended,
       seconds,
       partsPerSecond: read / seconds,
-      embedSeconds: embedMs / 1000,
+      embedSeconds: (stage?.counts.modelMs ?? 0) / 1000,
+      vectors: { embedded: stage?.counts.embedded ?? 0, reused: stage?.counts.reused ?? 0, pending: stage?.counts.deferred ?? 0 },
       streamSeconds,
       finishSeconds,
       embedded: o.embedder !== null,

@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { loadEmbedder } from './embeddings/index.ts';
 import { cachingEmbedder } from './embeddings/query-cache.ts';
 import type { Embedder } from './embeddings/port.ts';
+import type { VectorCache } from './embeddings/vector-cache.ts';
 import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AppServices, JobServices } from './http/services.ts';
@@ -33,6 +34,13 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
   const engine = createSqliteEngine({ file: path.join(config.dataDir, 'partsearch.db'), recordCacheSize: config.recordCacheSize });
   await engine.init();
   return engine;
+}
+
+/** The part vectors kept across ingests (EMBEDDING_CACHE), or null when none are kept. */
+export async function createVectorCache(config: Config): Promise<VectorCache | null> {
+  if (!config.embeddingCacheFile) return null;
+  const { createSqliteVectorCache } = await import('./embeddings/sqlite-vector-cache.ts');
+  return createSqliteVectorCache(config.embeddingCacheFile, { keep: config.embeddingCacheKeep });
 }
 
 /** The secret mixed into stored key hashes: PARTSEARCH_KEY_PEPPER, else a file made once in the data dir. */

@@ -9,6 +9,7 @@ import { DEFAULT_PRICES_USD, micros, type BillingConfig } from './accounts/billi
 import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './accounts/tokens.ts';
 import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
+import { DEFAULT_CACHE_KEEP } from './embeddings/vector-cache.ts';
 import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
@@ -45,6 +46,10 @@ export interface Config {
   readonly embeddingThreads: number | null;
   /** Query embeddings the API keeps for queries asked again (embeddings/query-cache.ts; 0 keeps none). */
   readonly embeddingQueryCache: number;
+  /** File of the part vectors kept across ingests (embeddings/vector-cache.ts); null: none kept, every ingest embeds every part. */
+  readonly embeddingCacheFile: string | null;
+  /** Successful ingests whose vectors the cache keeps. */
+  readonly embeddingCacheKeep: number;
   /** SQLite engine: parsed part records kept for reuse (RECORD_CACHE_SIZE; 0 keeps none). */
   readonly recordCacheSize: number;
   /** Log level. */
@@ -181,10 +186,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('OPENSEARCH_INDEX_PREFIX', `must be lower-case letters, digits, - or _, got "${prefix}"`);
   }
   const hubId = str(env, 'EMBEDDING_MODEL_ID');
+  const dataDir = path.resolve(str(env, 'PARTSEARCH_DATA_DIR') ?? './data');
+  const cacheFile = str(env, 'EMBEDDING_CACHE');
   return Object.freeze({
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
-    dataDir: path.resolve(str(env, 'PARTSEARCH_DATA_DIR') ?? './data'),
+    dataDir,
     engine,
     opensearchUrl,
     opensearchIndexPrefix: prefix,
@@ -196,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingBatchSize: int(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 1024),
     embeddingThreads: str(env, 'EMBEDDING_THREADS') === null ? null : int(env, 'EMBEDDING_THREADS', 1, 1, 256),
     embeddingQueryCache: int(env, 'EMBEDDING_QUERY_CACHE', DEFAULT_QUERY_CACHE, 0, 1_000_000),
+    embeddingCacheFile: cacheFile === null ? path.join(dataDir, 'embedding-cache.db') : cacheFile.toLowerCase() === 'none' ? null : path.resolve(cacheFile),
+    embeddingCacheKeep: int(env, 'EMBEDDING_CACHE_KEEP', DEFAULT_CACHE_KEEP, 1, 1000),
     recordCacheSize: int(env, 'RECORD_CACHE_SIZE', DEFAULT_RECORD_CACHE, 0, 10_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     billing: Object.freeze({

@@ -22,6 +22,14 @@ export interface EmbeddingInfo {
   /** Model name (folder or hub id); null when the index is lexical-only. */
   model: string | null;
   dims: number | null;
+  /** The model's identity (embeddings/key.ts embedderIdentity); absent in snapshots from before it was recorded. */
+  fingerprint?: string;
+  /**
+   * Parts still without a vector: the version went live before its vectors were complete (ingest
+   * `--embeddings background`), and search stays lexical-only until a vector fill completes it and
+   * removes this. Absent: every part has its vector (or the version is lexical-only).
+   */
+  pending?: number;
 }
 
 export interface CatalogMeta {

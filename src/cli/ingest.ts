@@ -2,10 +2,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, loadDotEnv } from '../config.ts';
-import { closeServices, createServices } from '../composition.ts';
+import { closeServices, createServices, createVectorCache } from '../composition.ts';
 import { IngestInterrupted, runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { UsageError, type Command } from './args.ts';
+
+/** "1,204 parts embedded (31.2 s), 28,130 vectors reused" and, in background mode, the parts still waiting. */
+function embeddingWords(s: IngestSummary): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const v = s.vectors;
+  return [
+    `${n(v.embedded)} parts embedded (${s.embedSeconds.toFixed(1)} s)`,
+    `${n(v.reused)} vectors reused`,
+    ...(v.pending ? [`${n(v.pending)} to embed after the swap (search stays lexical-only until then)`] : []),
+  ].join(', ');
+}
 
 export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = process.stderr): void {
   const n = (x: number) => x.toLocaleString('en-US');
@@ -14,7 +25,7 @@ export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = proc
       `${s.unmatchedListMembers ? `, unmatched list members ${n(s.unmatchedListMembers)}` : ''}` +
       `${s.amended ? `, amended ${n(s.amended)}` : ''}; ` +
       `${s.seconds.toFixed(1)} s, ${n(Math.round(s.partsPerSecond))} parts/s; ` +
-      `${s.embedded ? `embeddings ${s.embedSeconds.toFixed(1)} s` : 'lexical-only (no embeddings)'}; live version ${s.version}\n`,
+      `${s.embedded ? `embeddings: ${embeddingWords(s)}` : 'lexical-only (no embeddings)'}; live version ${s.version}\n`,
   );
   if (s.reportFile) out.write(`ingest: report of records not indexed as written: ${s.reportFile}\n`);
 }
@@ -23,12 +34,15 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index catalogue dumps (JSON Lines, plain or .gz) into a new version, or roll back',
   usage: `partsearch ingest --parts FILE [--parts FILE ...] [--manufacturers FILE] [--categories FILE] [--lists FILE]
-                  [--report FILE] [--no-embeddings] [--batch-size N] [--json] [--break-lock]
+                  [--report FILE] [--embeddings complete|none] [--batch-size N] [--json]
+                  [--break-lock]
 partsearch ingest --rollback
 partsearch ingest --break-lock
 
 Builds a new index version from the dump (the dump is the whole catalogue), checks its count and
-makes it live atomically; the previous version is kept for --rollback. Records that fail validation,
+makes it live atomically; the previous version is kept for --rollback. Vectors of parts whose
+embedding text an earlier ingest embedded are reused (EMBEDDING_CACHE); --embeddings complete (the
+default) embeds the others before the swap, none indexes no vectors (--no-embeddings is the same). Records that fail validation,
 duplicates and engine refusals are written to the report (default: <data dir>/reports/ingest-<time>.jsonl).
 Ctrl-C stops the ingest before its swap, drops the new version and keeps the live one (exit status 130,
 TERM 143); a version that an
@@ -42,6 +56,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     lists: { type: 'string' },
     report: { type: 'string' },
     'no-embeddings': { type: 'boolean' },
+    embeddings: { type: 'string' },
     'batch-size': { type: 'string' },
     rollback: { type: 'boolean' },
     'break-lock': { type: 'boolean' },
@@ -81,7 +96,11 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     if (parts.length === 0) throw new UsageError('--parts FILE is required (or --rollback)');
     const batchSize = v['batch-size'] ? Number(v['batch-size']) : undefined;
     if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive whole number');
-    const s = await createServices(config, { embedder: !v['no-embeddings'], bulkEmbedding: true });
+    const mode = v['no-embeddings'] ? 'none' : ((v.embeddings as string | undefined) ?? 'complete');
+    if (mode !== 'complete' && mode !== 'background' && mode !== 'none')
+      throw new UsageError(`--embeddings must be complete, background or none, got "${mode}"`);
+    const s = await createServices(config, { embedder: mode !== 'none', bulkEmbedding: true });
+    const vectorCache = s.embedder ? await createVectorCache(config) : null;
     // Ctrl-C (or a TERM) stops between records and drops the new version; a second one ends the process.
     const interrupt = new AbortController();
     let exitStatus = 130;
@@ -94,10 +113,11 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const reportFile = (v.report as string | undefined) ?? path.join(config.dataDir, 'reports', `ingest-${stamp}.jsonl`);
     try {
-      if (!v['no-embeddings']) process.stderr.write(`ingest: ${s.embedderMessage}\n`);
+      if (mode !== 'none') process.stderr.write(`ingest: ${s.embedderMessage}\n`);
       const summary = await runIngest({
         engine: s.engine,
         embedder: s.embedder,
+        vectorCache,
         parts: parts.map((p) => path.resolve(p)),
         manufacturersFile: v.manufacturers as string | undefined,
         categoriesFile: v.categories as string | undefined,
@@ -124,6 +144,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      await vectorCache?.close();
       await closeServices(s);
     }
   },

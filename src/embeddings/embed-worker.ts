@@ -19,7 +19,7 @@ serveRequests<Msg>(
   async (m) => {
     if (m.op === 'init') {
       embedder ??= await createTransformersEmbedder(options);
-      return { model: embedder.model, dims: embedder.dims };
+      return { model: embedder.model, dims: embedder.dims, fingerprint: embedder.fingerprint };
     }
     if (m.op === 'embed') {
       if (!embedder) throw new Error('the embedding worker has no model loaded');

@@ -43,6 +43,7 @@ export function cachingEmbedder(inner: Embedder, size = DEFAULT_QUERY_CACHE): Ca
   return {
     model: inner.model,
     dims: inner.dims,
+    fingerprint: inner.fingerprint,
     get kept() {
       return kept.size;
     },

@@ -6,6 +6,7 @@
  *
  * Texts are sorted by length inside a call so that each padded sub-batch wastes little work.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from './port.ts';
@@ -49,6 +50,13 @@ export async function createTransformersEmbedder(o: TransformersEmbedderOptions)
   } as Parameters<typeof tf.AutoModel.from_pretrained>[1]);
   const config = model.config as unknown as { hidden_size?: number };
   const dims = config.hidden_size ?? 384;
+  const name = o.dir ? path.basename(o.dir) : modelRef;
+  const dtype = quantized ? 'q8' : 'fp32';
+  // The weights and tokenizer by content (a folder refetched as another variant keeps its name), then
+  // what this adapter does with them: truncation and pooling (`mean-l2`: change it when the pooling changes).
+  const files = o.dir ? [path.join(o.dir, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx'), path.join(o.dir, 'tokenizer.json')] : [];
+  const contents = files.map((f) => (fs.existsSync(f) ? createHash('sha256').update(fs.readFileSync(f)).digest('hex').slice(0, 16) : 'absent'));
+  const fingerprint = [name, dtype, ...contents, `max${maxTokens}`, 'mean-l2'].join('|');
 
   async function forward(texts: string[]): Promise<Float32Array[]> {
     const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxTokens });
@@ -81,8 +89,9 @@ export async function createTransformersEmbedder(o: TransformersEmbedderOptions)
   }
 
   return {
-    model: o.dir ? path.basename(o.dir) : modelRef,
+    model: name,
     dims,
+    fingerprint,
     async embed(texts) {
       const order = texts.map((t, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
       const result = new Array<Float32Array>(texts.length);

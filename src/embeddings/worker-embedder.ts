@@ -24,7 +24,7 @@ import type { Logger } from '../log.ts';
 import type { Embedder } from './port.ts';
 import type { TransformersEmbedderOptions } from './transformers.ts';
 
-type ModelInfo = { model: string; dims: number };
+type ModelInfo = { model: string; dims: number; fingerprint?: string };
 
 interface Running {
   worker: Worker;
@@ -207,6 +207,7 @@ export async function createWorkerEmbedder(
   return {
     model: info.model,
     dims: info.dims,
+    fingerprint: info.fingerprint,
     embed(texts) {
       if (closed) return Promise.reject(new Error('the embedder is closed'));
       try {
