@@ -26,7 +26,7 @@ import { createSqliteEngine } from '../src/engines/sqlite/engine.ts';
 import { createApp } from '../src/http/app.ts';
 import { createCatalogProvider } from '../src/catalog/view.ts';
 import type { RouteSpec } from '../src/http/route.ts';
-import type { AppServices } from '../src/http/services.ts';
+import type { AppServices } from '../src/service/app-services.ts';
 import { silentLogger } from '../src/log.ts';
 import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
 import { median, startLoadWorker } from './load.ts';

@@ -16,7 +16,7 @@ import type { Embedder } from './embeddings/port.ts';
 import type { VectorCache } from './embeddings/vector-cache.ts';
 import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
-import type { AppServices, JobServices } from './http/services.ts';
+import type { AppServices, JobServices } from './service/app-services.ts';
 
 export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {

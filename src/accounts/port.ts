@@ -62,6 +62,12 @@ export interface DebitRequest {
   refund?: boolean;
 }
 
+/** The caller a request was admitted for (the HTTP guard's `ctx.state.auth`): the key it presented and the key's account. */
+export interface AuthState {
+  key: ApiKeyInfo;
+  account: Account;
+}
+
 export type DebitResult = { ok: true; balance_micros: number } | { ok: false; reason: 'insufficient_credit' | 'usage_limit_exceeded'; balance_micros: number };
 
 export interface UsageSummary {

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { loadConfig, loadDotEnv, type Config } from '../config.ts';
 import { closeServices, createServices } from '../composition.ts';
 import { createApp } from '../http/app.ts';
-import type { AppServices } from '../http/services.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { CAPABILITIES } from '../accounts/port.ts';

@@ -22,10 +22,10 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from
 import { createHandler, type OperationArgs, type Response } from 'graphql-http';
 import { ApiError, graphqlExtensions, type ErrorCode } from '../errors.ts';
 import { currentPeriod } from '../accounts/billing.ts';
-import type { AuthState } from '../http/middleware/guard.ts';
+import type { AuthState } from '../accounts/port.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { graphqlErrorsSchema } from '../http/schemas.ts';
-import type { AppServices } from '../http/services.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { operationShape } from './selection.ts';
 import { graphqlSchema, newContext, PAID_FIELDS, type GraphQLContext } from './schema.ts';
 import { Lru } from '../util/lru.ts';

@@ -26,8 +26,8 @@ import { batchLinesSchema, matchLines, type BatchLine } from '../http/routes/mat
 import { facetCounts, parametricSearch } from '../http/routes/parametric.ts';
 import { partResolver } from '../http/routes/part-detail.ts';
 import { mpnSchema, mpnSearch } from '../http/routes/parts-search.ts';
-import type { AuthState } from '../http/middleware/guard.ts';
-import type { AppServices } from '../http/services.ts';
+import type { AuthState } from '../accounts/port.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { compileValidator, type JsonSchema } from '../http/validation.ts';
 import { partFiltersSchema, type PartFiltersInput } from '../search/filters.ts';
 import { presentPart, type PartSearchResult } from '../search/present.ts';

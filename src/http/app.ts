@@ -21,7 +21,7 @@ import { usageRoutes } from './routes/usage.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { graphqlRoutes } from '../graphql/route.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.ts';
-import type { AppServices } from './services.ts';
+import type { AppServices } from '../service/app-services.ts';
 
 /** Every declared route of the API, in documentation order. */
 export function apiRoutes(s: AppServices): RouteSpec[] {

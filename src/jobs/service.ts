@@ -18,7 +18,7 @@ import type { CatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, SearchEngine } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
-import type { AppServices } from '../http/services.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { agenticSearch } from '../search/agentic.ts';
 import { presentPart } from '../search/present.ts';
 import type { AiProvider, Deliverable, ProviderAnswer, TokenUsage } from '../ai/port.ts';

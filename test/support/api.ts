@@ -7,7 +7,7 @@ import { createTokenService } from '../../src/accounts/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import type { AppServices } from '../../src/http/services.ts';
+import type { AppServices } from '../../src/service/app-services.ts';
 import { silentLogger, type Logger } from '../../src/log.ts';
 import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { tempDir } from './fixtures.ts';

@@ -1,7 +1,7 @@
 /** Starts the real HTTP app on a loopback port over given services; returns its base URL. */
 import type { Server } from 'node:http';
 import { createApp } from '../../src/http/app.ts';
-import type { AppServices } from '../../src/http/services.ts';
+import type { AppServices } from '../../src/service/app-services.ts';
 
 export async function startServer(s: AppServices): Promise<{ url: string; close: () => Promise<void> }> {
   const app = createApp(s);

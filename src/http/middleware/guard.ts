@@ -20,16 +20,13 @@ import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { currentPeriod, debitAtPrice, priceOf, usd } from '../../accounts/billing.ts';
 import { createGate, type Admission, type PreCharge } from '../../accounts/gate.ts';
-import type { Account, ApiKeyInfo, Capability, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
+import type { ApiKeyInfo, AuthState, Capability, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { looksLikeJwt, type VerifiedToken } from '../../accounts/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { routePath, type RouteSpec } from '../route.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
-export interface AuthState {
-  key: ApiKeyInfo;
-  account: Account;
-}
+export type { AuthState };
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 const WINDOW_MS = 60_000;

@@ -3,7 +3,7 @@ import { PART_STATUSES, type PartStatus } from '../../catalog/status.ts';
 import { agenticSearch } from '../../search/agentic.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 export function agenticRoutes(s: AppServices): RouteSpec[] {
   return [

@@ -4,7 +4,7 @@ import type { CatalogView } from '../../catalog/view.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 import { categoryNodeSchema, categoryRefSchema, categorySchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 export const presentNode = (c: CategoryData) => ({ slug: c.slug, name: c.name, has_children: c.children.length > 0, part_count: c.part_count });

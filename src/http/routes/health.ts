@@ -6,7 +6,7 @@
 import { SERVICE_VERSION } from '../../version.ts';
 import type { RouteSpec } from '../route.ts';
 import { healthSchema, requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 export function healthRoutes(s: AppServices): RouteSpec[] {
   return [

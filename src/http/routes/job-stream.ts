@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { isTerminal, type JobRecord } from '../../jobs/port.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 /** SSE comment lines keep idle connections (and proxies) open, and re-read the job: another process's progress shows within this. */
 export const SSE_KEEPALIVE_MS = 15_000;

@@ -17,7 +17,7 @@ import type { AuthState } from '../middleware/guard.ts';
 import { publicBaseUrl } from '../public-url.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 import { jobSchema, jobSummarySchema, responseFormatSchema } from './job-schemas.ts';
 import { streamEvents } from './job-stream.ts';
 import type { JsonSchema } from '../validation.ts';

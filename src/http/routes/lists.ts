@@ -7,7 +7,7 @@ import type { Account } from '../../accounts/port.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 import { approvedListSchema } from './catalog-schemas.ts';
 
 export const NOTICE_NO_OWN_LISTS =

@@ -3,7 +3,7 @@ import type { Manufacturer } from '../../catalog/manufacturers.ts';
 import { notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 import { manufacturerSchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 /** Manufacturer: slug, name, logo (spec) plus aliases and part_count (documented extension). */

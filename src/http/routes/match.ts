@@ -9,7 +9,7 @@ import { matchPart, type MatchResult } from '../../search/match.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 const lineSchema = {
   type: 'object',

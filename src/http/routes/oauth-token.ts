@@ -16,7 +16,7 @@ import type { Context } from 'koa';
 import type { Capability } from '../../accounts/port.ts';
 import { parseScope } from '../../accounts/tokens.ts';
 import type { RouteSpec } from '../route.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 /** Largest form body read, bytes (a client_id, a secret, a scope). */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -6,7 +6,7 @@ import { visibleLists } from './lists.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 import { partFiltersSchema, toEngineFilters, type PartFiltersInput } from '../../search/filters.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 

@@ -12,7 +12,7 @@ import { notFound } from '../../errors.ts';
 import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 /** Parts with escaped slugs read per manufacturer when a pre-escape slug is asked for (the most of one maker in the 582k catalogue: 995). */
 const LEGACY_SCAN_MAX = 10_000;

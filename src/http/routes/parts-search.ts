@@ -7,7 +7,7 @@ import type { PartRecord } from '../../catalog/part.ts';
 import { searchMpn, type MpnTier } from '../../search/mpn.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 const TIER_ORDER: Record<MpnTier, number> = { exact: 0, variant: 1, prefix: 2, infix: 3, fuzzy: 4 };
 const STATUS_ORDER: Record<string, number> = { active: 0, engineering_sample: 1, nrnd: 2, ltb: 3, unknown: 4, obsolete: 5 };

@@ -4,7 +4,7 @@ import { USAGE_CLASSES } from '../../accounts/port.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../../service/app-services.ts';
 
 const classUsage = {
   type: 'object',

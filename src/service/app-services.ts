@@ -1,4 +1,4 @@
-/** What the HTTP layer receives from the composition root. */
+/** What the composition root builds (src/composition.ts): the adapters it chose, handed to the HTTP and GraphQL adapters, the job workers and the CLI. */
 import type { Gate } from '../accounts/gate.ts';
 import type { AccountStore, Throttle } from '../accounts/port.ts';
 import type { TokenService } from '../accounts/tokens.ts';
