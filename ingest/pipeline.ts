@@ -21,7 +21,7 @@ import { PART_STATUSES, readStatus } from '../src/catalog/status.ts';
 import { embedderIdentity } from '../src/embeddings/key.ts';
 import type { Embedder } from '../src/embeddings/port.ts';
 import type { VectorCache } from '../src/embeddings/vector-cache.ts';
-import type { EngineLoader, SearchEngine } from '../src/engines/port.ts';
+import type { CatalogWriter, EngineLoader } from '../src/engines/port.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../src/util/json-depth.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
 import { IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile, type ListsFileEntry } from './catalog-files.ts';
@@ -31,7 +31,7 @@ import { openLines } from './read-lines.ts';
 import { IngestReport } from './report.ts';
 
 export interface IngestOptions {
-  engine: SearchEngine;
+  engine: CatalogWriter;
   /** null: lexical-only. */
   embedder: Embedder | null;
   /** Vectors kept across ingests (reused by key, new ones added); null: every part is embedded. */

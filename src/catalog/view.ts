@@ -3,7 +3,6 @@
  * matchers and approved lists, rebuilt when the snapshot changes (new index version, rollback or a
  * list edit). The snapshot is re-read at most once a second, so lookups cost no engine round trip.
  */
-import type { SearchEngine } from '../engines/port.ts';
 import { CategoryTree } from './categories.ts';
 import { ManufacturerRegistry } from './manufacturers.ts';
 import { createCategoryMatcher, type CategoryMatcher } from './match/categories.ts';
@@ -64,7 +63,12 @@ export function buildView(meta: CatalogMeta): CatalogView {
   };
 }
 
-export function createCatalogProvider(engine: SearchEngine, ttlMs = 1000): CatalogProvider {
+/** Where the snapshot is read from: the engine's live version (SearchReader.meta). */
+export interface SnapshotSource {
+  meta(): Promise<CatalogMeta | null>;
+}
+
+export function createCatalogProvider(engine: SnapshotSource, ttlMs = 1000): CatalogProvider {
   let view: CatalogView | null = null;
   let key = '';
   let checkedAt = 0;

@@ -1,7 +1,9 @@
 /**
  * The search-engine port. Two adapters implement it (src/engines/sqlite, src/engines/opensearch) and
  * one contract suite (test/contract/engine.contract.ts) proves them equal. Everything above this
- * file (ingest, search planning, HTTP) talks to engines only through it.
+ * file (ingest, search planning, the service layer) talks to engines only through it, each client
+ * through its side: SearchReader (searching), CatalogWriter (ingest, list edits), EngineAdmin (the
+ * process that owns the engine).
  *
  * Index versions: a load builds a new version beside the live one; `finish` checks the count and
  * makes it live atomically (SQLite: one transaction on the meta table; OpenSearch: one alias swap).
@@ -204,7 +206,11 @@ export interface EngineInfo {
   vectors: boolean;
 }
 
-export interface SearchEngine {
+/**
+ * What searching needs: reads of the live version. The search code, the service layer and the relevance
+ * runner take this; nothing that only searches can load, roll back or close an engine.
+ */
+export interface SearchReader {
   readonly kind: 'sqlite' | 'opensearch';
   /**
    * Whether reads run elsewhere and overlap (OpenSearch: requests to the node, served by its thread
@@ -212,19 +218,9 @@ export interface SearchEngine {
    * Absent: reads take this thread (SQLite), and a read not needed is time lost.
    */
   readonly concurrentReads?: boolean;
-  /** Connects and creates what must exist; safe to call more than once. */
-  init(): Promise<void>;
   info(): Promise<EngineInfo>;
-  /**
-   * Reads what the first queries of the live version would otherwise wait for or run without (SQLite: the
-   * full-text row lengths that BM25 from postings needs, read in the background on a swap), for the
-   * API's start before it listens. Optional: engines without such state have none.
-   */
-  warmUp?(): Promise<void>;
   /** The live version's catalogue snapshot, or null when nothing has been loaded. */
   meta(): Promise<CatalogMeta | null>;
-  /** Replaces the stored snapshot of the live version (list edits and the like). */
-  saveMeta(meta: CatalogMeta): Promise<void>;
 
   /** One lookup mode (exact, prefix, infix or fuzzy), ordered by (key length, key, id). */
   mpnLookup(req: MpnLookupRequest): Promise<MpnHit[]>;
@@ -253,12 +249,35 @@ export interface SearchEngine {
    * `limit`, by id: the part detail route reads their slugs of before the escapes from these (legacySlug).
    */
   escapedSlugs(manufacturerSlug: string, prefix: string, limit: number): Promise<{ id: number; mpn_slug: string }[]>;
+}
 
+/** What changing the catalogue needs: a new version (ingest), the snapshot and list memberships (list edits). */
+export interface CatalogWriter {
+  /** The live version's catalogue snapshot, or null when nothing has been loaded. */
+  meta(): Promise<CatalogMeta | null>;
+  /** Replaces the stored snapshot of the live version (list edits and the like). */
+  saveMeta(meta: CatalogMeta): Promise<void>;
   /** Starts building a new version (replace semantics: the dump is the whole catalogue). */
   beginLoad(opts: { embeddingDims: number | null }): Promise<EngineLoader>;
-  /** Makes the previous version live again. */
-  rollback(): Promise<{ from: string; to: string }>;
   /** Updates list memberships of parts in the live version. */
   setListMembership(listId: string, partIds: readonly number[]): Promise<void>;
+}
+
+/** What the owner of an engine needs (the composition root, the CLI): start it, warm it up, roll back, stop it. */
+export interface EngineAdmin {
+  /** Connects and creates what must exist; safe to call more than once. */
+  init(): Promise<void>;
+  info(): Promise<EngineInfo>;
+  /**
+   * Reads what the first queries of the live version would otherwise wait for or run without (SQLite: the
+   * full-text row lengths that BM25 from postings needs, read in the background on a swap), for the
+   * API's start before it listens. Optional: engines without such state have none.
+   */
+  warmUp?(): Promise<void>;
+  /** Makes the previous version live again. */
+  rollback(): Promise<{ from: string; to: string }>;
   close(): Promise<void>;
 }
+
+/** An engine adapter: all three clients' sides. Only the composition root and the CLI hold the whole. */
+export interface SearchEngine extends SearchReader, CatalogWriter, EngineAdmin {}

@@ -16,7 +16,7 @@ import type { AccountStore } from '../accounts/port.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
-import type { EngineFilters, SearchEngine } from '../engines/port.ts';
+import type { EngineFilters, SearchReader } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
 import type { AppServices } from '../service/app-services.ts';
 import { agenticSearch } from '../search/agentic.ts';
@@ -31,7 +31,7 @@ export const DISCOVER_CANDIDATES = 30;
 export interface JobsDeps {
   store: JobStore;
   provider: AiProvider;
-  engine: SearchEngine;
+  engine: SearchReader;
   embedder: Embedder | null;
   catalog: CatalogProvider;
   accounts: AccountStore;

@@ -1,5 +1,5 @@
 /**
- * Runs relevance fixtures in-process against a SearchEngine (and an optional Embedder), calling the
+ * Runs relevance fixtures in-process against a SearchReader (and an optional Embedder), calling the
  * search code exactly as the HTTP routes do:
  *
  *   mpn      -> searchMpn(engine, query, { limit: 10, stems: true }) then orderCandidates (GET /v1/parts/search)
@@ -31,7 +31,7 @@ import type { PartRecord } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
 import { createCatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
-import type { SearchEngine } from '../engines/port.ts';
+import type { SearchReader } from '../engines/port.ts';
 import { orderCandidates } from '../http/routes/parts-search.ts';
 import { agenticSearch, type Retrieval } from '../search/agentic.ts';
 import { constraintCount, constraintScore } from '../search/ranking-keys.ts';
@@ -105,7 +105,7 @@ export interface SuiteResult {
 }
 
 export interface RunContext {
-  engine: SearchEngine;
+  engine: SearchReader;
   embedder: Embedder | null;
   /** Whether the live index holds vectors (engine.info().vectors); read from the engine when omitted. */
   vectors?: boolean;
@@ -154,7 +154,7 @@ export function meetsAll(c: QueryConstraintSet, p: PartRecord): boolean {
  * filter and set of named categories, stopping early once every query has CONSTRAINT_TOP; a scan cut at
  * CONSTRAINT_SCAN_MAX parts counts CONSTRAINT_TOP.
  */
-export async function countSatisfying(engine: SearchEngine, queries: readonly RelevanceQuery[], categories?: CategoryMatcher): Promise<Map<string, number>> {
+export async function countSatisfying(engine: SearchReader, queries: readonly RelevanceQuery[], categories?: CategoryMatcher): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   // One scan per status filter and set of named categories (a query naming categories is counted over
   // them only: they hold every part that can meet it).

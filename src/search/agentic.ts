@@ -38,7 +38,7 @@
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
-import type { EngineFilters, ScoredId, SearchEngine, TextHit, VectorHit } from '../engines/port.ts';
+import type { EngineFilters, ScoredId, SearchReader, TextHit, VectorHit } from '../engines/port.ts';
 import { familiesToMatch } from './families.ts';
 import { searchMpn } from './mpn.ts';
 import { perRecord } from './record-memo.ts';
@@ -115,7 +115,7 @@ export function intersectCategories(filter: readonly string[] | undefined, named
   return [...out];
 }
 
-export async function agenticSearch(engine: SearchEngine, embedder: Embedder | null, vectorsIndexed: boolean, req: AgenticRequest): Promise<AgenticResult> {
+export async function agenticSearch(engine: SearchReader, embedder: Embedder | null, vectorsIndexed: boolean, req: AgenticRequest): Promise<AgenticResult> {
   // Pages within the first POOL_MIN results read POOL_MIN candidates per list; deeper pages read POOL_MAX.
   // Either way the first block of the ranking is built from the lists' first POOL_MIN only (below), so
   // every page sees the same ranking.

@@ -2,13 +2,13 @@
  * When agentic search (agentic.ts) makes the reads its lexical stage may need, besides BM25 itself: BM25
  * within the named categories, their best-stocked parts, the parts holding the parsed spec values.
  * Whether each is needed follows from BM25's list; on an engine whose reads overlap
- * (SearchEngine.concurrentReads: OpenSearch) the category reads are asked for together with BM25
+ * (SearchReader.concurrentReads: OpenSearch) the category reads are asked for together with BM25
  * instead ("red led 0603" at 578k read BM25, then BM25 within the named categories: two round trips),
  * unless the same categories' last query did not need them: a read not needed takes CPU from those
  * that are (2 cores: "10k 0603 1% resistor" at 578k took 15 -> 20 ms with them read early). Read once
  * either way; the rules and what they read are the same, only when the reads are made differs.
  */
-import type { SearchEngine } from '../engines/port.ts';
+import type { SearchReader } from '../engines/port.ts';
 import { Lru } from '../util/lru.ts';
 
 /** Sets of named categories whose last query BM25 over the whole catalogue served (their own reads not needed). */
@@ -33,7 +33,7 @@ export function noteCategoryReads(within: readonly string[], needed: boolean): v
  * A read the lexical stage may need: made at most once, when first called for, or at once when `early`
  * and the engine's reads overlap (a read made early and not needed may fail unseen).
  */
-export function mayNeed<T>(engine: SearchEngine, early: boolean, read: () => Promise<T>): () => Promise<T> {
+export function mayNeed<T>(engine: SearchReader, early: boolean, read: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | null = null;
   const get = () => (made ??= read());
   if (early && engine.concurrentReads) get().catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import type { SearchEngine } from '../engines/port.ts';
+import type { SearchReader } from '../engines/port.ts';
 import { editDistance } from '../catalog/edit-distance.ts';
 import { mpnIdentity, normaliseMpn } from '../catalog/mpn.ts';
 import { packagingStemHits } from './packaging-stems.ts';
@@ -41,7 +41,7 @@ const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
 /** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
-async function packagingStems(engine: SearchEngine, key: string): Promise<Map<number, number>> {
+async function packagingStems(engine: SearchReader, key: string): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   for (const h of await packagingStemHits(engine, key)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * h.order);
   return out;
@@ -62,7 +62,7 @@ function tierConfidence(tier: MpnTier, key: string, matched: string): number {
   }
 }
 
-export async function matchPart(engine: SearchEngine, view: CatalogView | null, line: MatchLine): Promise<MatchResult> {
+export async function matchPart(engine: SearchReader, view: CatalogView | null, line: MatchLine): Promise<MatchResult> {
   const limit = line.limit ?? 5;
   const key = normaliseMpn(line.query);
   const wanted = line.manufacturer ? (view?.manufacturerMatcher().match(line.manufacturer, 1)[0] ?? null) : null;

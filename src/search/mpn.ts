@@ -1,7 +1,7 @@
 /**
  * MPN search: up to `limit` candidates in relevance tiers (exact, variant, prefix, infix, fuzzy;
  * src/engines/mpn-tiers.ts defines them), case- and punctuation-insensitive. The engine answers
- * through SearchEngine.mpnSearch: SQLite composes the tiers from B-tree and trigram lookups,
+ * through SearchReader.mpnSearch: SQLite composes the tiers from B-tree and trigram lookups,
  * OpenSearch from one bool query.
  *
  * With `stems` (GET /v1/parts/search), the catalogue MPNs the query extends by a packaging suffix
@@ -11,13 +11,13 @@
  * all start with it. The list may then hold more than `limit`: the caller cuts it after ordering.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
-import type { EngineFilters, MpnCandidate, SearchEngine } from '../engines/port.ts';
+import type { EngineFilters, MpnCandidate, SearchReader } from '../engines/port.ts';
 import { packagingStemHits } from './packaging-stems.ts';
 
 export type { MpnCandidate, MpnTier } from '../engines/port.ts';
 
 export async function searchMpn(
-  engine: SearchEngine,
+  engine: SearchReader,
   query: string,
   opts: { limit?: number; filters?: EngineFilters; stems?: boolean } = {},
 ): Promise<MpnCandidate[]> {

@@ -3,7 +3,7 @@
  * ("STM32F103C8T6TR" for STM32F103C8T6, "LM358DR" for LM358D). Match ranks them as candidates of their
  * own (match.ts); MPN search lists them with the packaging variants (mpn.ts).
  */
-import type { EngineFilters, SearchEngine } from '../engines/port.ts';
+import type { EngineFilters, SearchReader } from '../engines/port.ts';
 
 /**
  * Packaging and ordering suffixes a BOM line may add to a catalogue MPN (normalised: no punctuation),
@@ -41,7 +41,7 @@ function stemKeys(key: string): string[] {
  * finding it, and `order`, that stem's place among the stems that found parts (0 first).
  */
 export async function packagingStemHits(
-  engine: SearchEngine,
+  engine: SearchReader,
   key: string,
   opts: { limit?: number; filters?: EngineFilters } = {},
 ): Promise<{ id: number; stem: string; order: number }[]> {
