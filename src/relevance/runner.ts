@@ -32,7 +32,7 @@ import type { PartStatus } from '../catalog/status.ts';
 import { createCatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchReader } from '../engines/port.ts';
-import { orderCandidates } from '../http/routes/parts-search.ts';
+import { orderCandidates } from '../service/mpn-search.ts';
 import { agenticSearch, type Retrieval } from '../search/agentic.ts';
 import { constraintCount, constraintScore } from '../search/ranking-keys.ts';
 import type { Fusion } from '../search/fusion.ts';

@@ -21,8 +21,8 @@ import type { AppServices } from '../../service/app-services.ts';
 import { jobSchema, jobSummarySchema, responseFormatSchema } from './job-schemas.ts';
 import { streamEvents } from './job-stream.ts';
 import type { JsonSchema } from '../validation.ts';
-import { filtersFor } from './parametric.ts';
-import { partResolver } from './part-detail.ts';
+import { filtersFor } from '../../service/parametric.ts';
+import { partResolver } from '../../service/part-detail.ts';
 
 /** The API's own absolute base: PUBLIC_BASE_URL when set, else the address the connection reached (never the Host header). */
 function baseUrl(s: AppServices, ctx: Context): string {

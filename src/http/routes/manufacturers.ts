@@ -1,13 +1,10 @@
 /** Manufacturer name matching and detail (SPEC.md manufacturer endpoints). Free, `parts:read`. */
-import type { Manufacturer } from '../../catalog/manufacturers.ts';
 import { notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
+import { presentManufacturer } from '../../service/manufacturers.ts';
 import { manufacturerSchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
-
-/** Manufacturer: slug, name, logo (spec) plus aliases and part_count (documented extension). */
-export const presentManufacturer = (m: Manufacturer) => ({ slug: m.slug, name: m.name, logo: m.logo, aliases: m.aliases, part_count: m.part_count });
 
 export function manufacturerRoutes(s: AppServices): RouteSpec[] {
   return [

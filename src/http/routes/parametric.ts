@@ -2,66 +2,13 @@
  * POST /v1/parts/search (parametric search) and POST /v1/parts/search/facets: free text plus
  * PartFilters; facets count over the whole filtered set. Free, `parts:read`.
  */
-import { visibleLists } from './lists.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { partFiltersSchema, toEngineFilters, type PartFiltersInput } from '../../search/filters.ts';
+import { partFiltersSchema } from '../../search/filters.ts';
+import { facetCounts, parametricSearch } from '../../service/parametric.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
-
-/** The request's PartFilters as engine filters (lists: those visible to the account); errors name `loc`. */
-export async function filtersFor(
-  s: AppServices,
-  account: AuthState['account'],
-  f: PartFiltersInput | undefined,
-  loc: (string | number)[] = ['body', 'filters'],
-) {
-  const view = await s.catalog.get();
-  const lists = new Set(visibleLists(view?.lists ?? [], account).map((l) => l.list_id));
-  return { view, filters: toEngineFilters(f, view, view?.specUnits ?? new Map(), loc, lists) };
-}
-
-export interface ParametricRequest {
-  query?: string;
-  filters?: PartFiltersInput;
-  limit: number;
-  offset: number;
-}
-
-/** Parametric search (REST POST /v1/parts/search and GraphQL supSearch): a page of parts and the total. */
-export async function parametricSearch(s: AppServices, account: AuthState['account'], req: ParametricRequest, loc?: (string | number)[]) {
-  const { filters } = await filtersFor(s, account, req.filters, loc);
-  const r = await s.engine.textSearch({ text: req.query?.trim() || null, filters, limit: req.limit, offset: req.offset });
-  return { total: r.total, parts: await s.engine.getParts(r.hits.map((h) => h.id)) };
-}
-
-export interface FacetsRequest {
-  query?: string;
-  filters?: PartFiltersInput;
-  specs?: string[];
-  size: number;
-}
-
-/** Facets of a filtered set (REST POST /v1/parts/search/facets and GraphQL supSearch aggregations). */
-export async function facetCounts(s: AppServices, account: AuthState['account'], req: FacetsRequest, loc?: (string | number)[]) {
-  const { view, filters } = await filtersFor(s, account, req.filters, loc);
-  const text = req.query?.trim() || null;
-  // One aggregation pass when the caller names the specs; a second only to bucket the set's top 10.
-  const first = await s.engine.facets({ text, filters, size: req.size, ...(req.specs ? { specValues: req.specs } : {}) });
-  const names: string[] = req.specs ?? Object.keys(first.specNames).slice(0, 10);
-  const f = req.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: req.size });
-  const specs = Object.fromEntries(
-    names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]),
-  );
-  return {
-    total: first.total,
-    specs,
-    available_specs: first.specNames,
-    manufacturers: first.manufacturers.map((m) => ({ slug: m.slug, name: view?.manufacturers.get(m.slug)?.name ?? m.slug, count: m.count })),
-    categories: first.categories.map((c) => ({ slug: c.slug, name: view?.tree.get(c.slug)?.name ?? c.slug, count: c.count })),
-  };
-}
 
 /** Body of the parametric routes: optional free text and PartFilters, plus the route's own members. */
 const searchBody = (extra: Record<string, unknown>) => ({
