@@ -95,6 +95,24 @@ function toRecord(reply: unknown): JobRecord | null {
 
 const flatHash = (h: Record<string, string>): string[] => Object.entries(h).flat();
 
+/** Resolves once `conn` is ready (at once when it is); rejects when it ends first. */
+function ready(conn: Redis): Promise<void> {
+  if (conn.status === 'ready') return Promise.resolve();
+  if (conn.status === 'end') return Promise.reject(new Error('jobs: the subscriber connection is closed'));
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      conn.off('end', onEnd);
+      resolve();
+    };
+    const onEnd = () => {
+      conn.off('ready', onReady);
+      reject(new Error('jobs: the subscriber connection closed before it was ready'));
+    };
+    conn.once('ready', onReady);
+    conn.once('end', onEnd);
+  });
+}
+
 function checkId(what: string, id: unknown): string {
   if (typeof id !== 'string' || id === '') throw new TypeError(`jobs: ${what} must be a non-empty string`);
   return id;
@@ -141,7 +159,13 @@ export function createRedisJobStore(opts: RedisConnectionOptions & { prefix: str
     }
   };
 
-  // Watching: one subscriber connection, one channel per watched job.
+  // Watching: one subscriber connection, one channel per watched job. SUBSCRIBE goes out only once that
+  // connection is ready: ioredis writes it as soon as the socket connects (it may run while Redis loads),
+  // and its reply, coming before those of the handshake's own commands (CLIENT SETINFO, the INFO of the
+  // ready check), put the connection in subscriber mode under them; they failed ("Connection in
+  // subscriber mode"), the ready check with them, and the subscriptions under way were lost with the
+  // connection (ioredis#2037). Before the connection is first ready, and while it reconnects, a watch
+  // waits for it; the subscriptions it held are renewed by ioredis once it is ready again.
   let sub: Redis | null = null;
   const channels = new Map<string, { fns: Set<() => void>; ready: Promise<unknown> }>();
   const subscriber = (): Redis => {
@@ -235,7 +259,8 @@ export function createRedisJobStore(opts: RedisConnectionOptions & { prefix: str
       const channel = k.channel(jobId);
       let entry = channels.get(channel);
       if (!entry) {
-        entry = { fns: new Set(), ready: subscriber().subscribe(channel) };
+        const conn = subscriber();
+        entry = { fns: new Set(), ready: ready(conn).then(() => conn.subscribe(channel)) };
         channels.set(channel, entry);
       }
       const fn = () => onChange();

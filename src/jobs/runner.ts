@@ -72,16 +72,7 @@ export function startRunner(deps: JobsDeps, opts: RunnerOptions): JobRunner {
     try {
       await deps.store.renew(jobId);
       lease = setInterval(() => void deps.store.renew(jobId).catch(() => undefined), leaseMs);
-      // A cancel from any process aborts the provider call; a failed read is harmless (the next
-      // progress step finds the cancel too).
-      unwatch = await deps.store.watch(jobId, () => {
-        deps.store
-          .get(jobId)
-          .then((j) => {
-            if (j?.status === 'cancelled') abort.abort(new Error('cancelled'));
-          })
-          .catch(() => undefined);
-      });
+      unwatch = watchForCancel(deps, jobId, abort);
       const w: WorkContext = {
         signal: abort.signal,
         spent(u) {
@@ -204,5 +195,36 @@ export function startRunner(deps: JobsDeps, opts: RunnerOptions): JobRunner {
     get finished() {
       return finished;
     },
+  };
+}
+
+/**
+ * Aborts a running job's work when another process cancels it; returns the unwatch. A failed read is
+ * harmless, and so is a failed watch (the next progress step finds the cancel too): the watch only
+ * hastens that, so the work neither waits for it (a Redis subscription waits for its connection) nor
+ * fails with it.
+ */
+function watchForCancel(deps: JobsDeps, jobId: string, abort: AbortController): () => void {
+  let done = false;
+  let stop: () => void = () => undefined;
+  deps.store
+    .watch(jobId, () => {
+      deps.store
+        .get(jobId)
+        .then((j) => {
+          if (j?.status === 'cancelled') abort.abort(new Error('cancelled'));
+        })
+        .catch(() => undefined);
+    })
+    .then(
+      (unwatch) => {
+        if (done) unwatch();
+        else stop = unwatch;
+      },
+      (e: unknown) => deps.log.warn('job watch failed: a cancel is found at the next step', { job_id: jobId, error: (e as Error)?.message }),
+    );
+  return () => {
+    done = true;
+    stop();
   };
 }

@@ -144,4 +144,34 @@ describe.skipIf(!REDIS_URL)('redis job store', () => {
       redis.disconnect();
     }
   });
+
+  it('watches started while a fresh store connects all hold and wake (no handshake command lands in subscriber mode)', async () => {
+    // Watches issued one event-loop turn apart from the store's creation on span the subscriber connection's
+    // handshake; one sent between its connect and its ready check put it in subscriber mode under the check.
+    for (let trial = 0; trial < 10; trial++) {
+      const store = open();
+      try {
+        const jobs = Array.from({ length: 40 }, () => newJob(acc()));
+        const woken = new Set<string>();
+        const watches: Promise<() => void>[] = [];
+        for (const j of jobs) {
+          watches.push(store.watch(j.job_id, () => woken.add(j.job_id)));
+          await new Promise((r) => setImmediate(r));
+        }
+        const settled = await Promise.allSettled(watches);
+        expect(
+          settled.filter((x) => x.status === 'rejected').map((x) => String((x as PromiseRejectedResult).reason)),
+          `trial ${trial}`,
+        ).toEqual([]);
+        for (const j of jobs) await store.create(j);
+        for (const j of jobs) await store.advance(j.job_id, { patch: { status: 'running' } });
+        const deadline = Date.now() + 5_000;
+        while (woken.size < jobs.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(woken.size, `trial ${trial}`).toBe(jobs.length);
+        for (const w of settled) if (w.status === 'fulfilled') w.value();
+      } finally {
+        await store.close();
+      }
+    }
+  });
 });

@@ -143,4 +143,21 @@ describe('job workers', () => {
     expect((done?.result as { results: unknown[] }).results.length).toBeGreaterThan(0);
     await after.close();
   });
+
+  it('a watch that fails does not strand the job: it runs to its end', async () => {
+    const real = createSqliteJobStore({ file: path.join(dir, 'jobs-d.db') });
+    // The watch (a Redis subscription that failed, as on a connection torn down under it) refuses every job.
+    const store: JobStore = { ...real, watch: () => Promise.reject(new Error('Connection in subscriber mode')) };
+    const account = await accounts.createAccount({ name: 'watch-fails', subscription: true });
+    const deps = depsWith(store, tokenProvider(1_000));
+    const job = await createJob(deps, 'discover', account.id, 'req_test_4', discover);
+    const runner = startRunner(deps, { concurrency: 1 });
+    const done = await until(
+      () => real.get(job.job_id),
+      (j) => j?.status === 'completed',
+    );
+    await runner.stop();
+    expect(done).toMatchObject({ status: 'completed', usage: { total_tokens: 1_000 } });
+    await real.close();
+  });
 });
