@@ -11,6 +11,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS } from './accounts/tokens.ts';
 import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
 import { DEFAULT_CACHE_KEEP } from './embeddings/vector-cache.ts';
 import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
+import { parseAddressBlock } from './util/address-block.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
 
@@ -72,6 +73,11 @@ export interface Config {
   readonly aiTokenBudget: number;
   /** Job workers in the API process (0: only `partsearch worker` processes run jobs). */
   readonly jobWorkers: number;
+  /**
+   * Proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client, for throttling failed
+   * authentications per client address (http/middleware/client-address.ts); empty: the connection's peer.
+   */
+  readonly trustedProxies: readonly string[];
   /** Absolute base URL of the API as clients reach it (stream_url, citation links); null: the address the connection reached (http/public-url.ts). */
   readonly publicBaseUrl: string | null;
 }
@@ -123,6 +129,18 @@ function url(env: Env, name: string, protocols: string[]): string | null {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
   }
   return v.replace(/\/+$/, '');
+}
+
+/** A comma-separated list of addresses and CIDR blocks ("10.0.0.0/8, ::1"). */
+function addressBlocks(env: Env, name: string): readonly string[] {
+  const v = str(env, name);
+  if (v === null) return Object.freeze([]);
+  const out = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  for (const x of out) if (!parseAddressBlock(x)) throw new ConfigError(name, `must list IP addresses or CIDR blocks, got "${x}"`);
+  return Object.freeze(out);
 }
 
 /** "class=value,class=value" over the usage classes, each value a non-negative number. */
@@ -224,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     aiTokenBudget: int(env, 'AI_JOB_TOKEN_BUDGET', 20_000, 1, 10_000_000),
     jobWorkers: int(env, 'JOB_WORKERS', 2, 0, 64),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
+    trustedProxies: addressBlocks(env, 'TRUSTED_PROXIES'),
   });
 }
 

@@ -6,17 +6,27 @@
  *
  * `createGate` composes any AccountStore with any Throttle (the embedded default: SQLite accounts and
  * the in-process throttle, where each step is a local call).
+ *
+ * Throttle buckets: a key this gate has seen authenticate is counted in its own window before it is
+ * judged again (and falls back to the other way once it fails). Any other credential (none, malformed,
+ * unknown or forged, or a key not yet seen here) is judged only while the client address has failed
+ * authentications to spare (`failures`, at `defaultLimit` a window), and counted there when it fails:
+ * a flood of random keys is throttled per client, not one bucket per key, and beyond its budget an
+ * address's new credentials are refused unjudged, so the refusal tells nothing about them. A valid
+ * key is counted in its own window only.
  */
 import type { Account, AccountStore, ApiKeyInfo, DebitResult, LocalAccountStore, LocalThrottle, Throttle, ThrottleDecision, UsageClass } from './port.ts';
 
 export interface AdmitRequest {
-  /** Throttle bucket of the presented credential (or of the client address when there is none). */
+  /** Throttle bucket of the presented credential (of the client address when there is none). */
   bucket: string;
+  /** Throttle bucket of the client address's failed authentications (see the header). */
+  failures: string;
   /** The presented key, or null when none was presented. */
   secret: string | null;
   /** The account store's keyHash(secret) (null: malformed), when the caller has it already; else the gate asks the store. */
   keyHash?: string | null;
-  /** Throttle limit when the key is unknown, invalid or absent. */
+  /** Throttle limit of the failures bucket. */
   defaultLimit: number;
   windowMs: number;
   /** Billing period key of the monthly request cap ("2026-11"). */
@@ -75,7 +85,9 @@ export interface Gate {
 const KNOWN_LIMITS_MAX = 100_000;
 
 const isLocal = (accounts: AccountStore, throttle: Throttle): [LocalAccountStore, LocalThrottle] | null =>
-  'authenticateNow' in accounts && 'countRequestNow' in accounts && 'hitNow' in throttle ? [accounts as LocalAccountStore, throttle as LocalThrottle] : null;
+  'authenticateNow' in accounts && 'countRequestNow' in accounts && 'hitNow' in throttle && 'peekNow' in throttle
+    ? [accounts as LocalAccountStore, throttle as LocalThrottle]
+    : null;
 
 /** The key and account of an admission's presented secret, from an in-process store. */
 const judgeNow = (store: LocalAccountStore, r: AdmitRequest): Admission['auth'] =>
@@ -86,8 +98,8 @@ const judgeNow = (store: LocalAccountStore, r: AdmitRequest): Admission['auth'] 
  * also admits synchronously (`admitNow`), in the same steps.
  */
 export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
-  // Per-bucket limits learnt from authentication, so that the throttle can apply a key's own limit
-  // while the key is being judged. The first request of a key looks it up before the hit.
+  // Per-bucket limits learnt from authentication: the buckets of keys seen to authenticate, whose
+  // requests are counted in their own window before the key is judged (see the header).
   const knownLimits = new Map<string, number>();
   const remember = (bucket: string, auth: Admission['auth']) => {
     if (!auth) return;
@@ -98,17 +110,22 @@ export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
   const admitNow = local
     ? (r: AdmitRequest): Admission => {
         const [store, memory] = local;
-        // As admit: a bucket whose limit is known is counted before the key is judged (so a request whose
-        // authentication fails with an error is counted too); a new one is judged first, to learn its limit.
+        // As admit, step for step.
         const known = knownLimits.get(r.bucket);
         let t: ThrottleDecision;
         let auth: Admission['auth'];
-        if (known !== undefined || r.secret === null) {
-          t = memory.hitNow(r.bucket, known ?? r.defaultLimit, r.windowMs);
+        if (known !== undefined) {
+          t = memory.hitNow(r.bucket, known, r.windowMs);
           auth = judgeNow(store, r);
+          if (!auth) {
+            knownLimits.delete(r.bucket);
+            if (t.allowed) t = memory.hitNow(r.failures, r.defaultLimit, r.windowMs);
+          }
         } else {
+          const room = memory.peekNow(r.failures, r.defaultLimit, r.windowMs);
+          if (!room.allowed) return { throttle: room, auth: null, requests: null };
           auth = judgeNow(store, r);
-          t = memory.hitNow(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);
+          t = auth ? memory.hitNow(r.bucket, auth.key.rate_limit_per_minute, r.windowMs) : memory.hitNow(r.failures, r.defaultLimit, r.windowMs);
         }
         remember(r.bucket, auth);
         const requests = auth && t.allowed && r.countsFor(auth.key) ? store.countRequestNow(auth.account.id, r.period) : null;
@@ -116,20 +133,25 @@ export function createGate(accounts: AccountStore, throttle: Throttle): Gate {
       }
     : undefined;
   if (admitNow) return { admitNow, admit: async (r) => admitNow(r), async close() {} };
+  const judge = (r: AdmitRequest) => (r.secret === null ? null : accounts.authenticate(r.secret, r.keyHash ?? undefined));
   return {
     async admit(r) {
       const known = knownLimits.get(r.bucket);
       let auth: Admission['auth'];
       let t: ThrottleDecision;
-      const keyHash = r.keyHash ?? undefined;
-      if (known !== undefined || r.secret === null) {
-        [t, auth] = await Promise.all([
-          throttle.hit(r.bucket, known ?? r.defaultLimit, r.windowMs),
-          r.secret === null ? null : accounts.authenticate(r.secret, keyHash),
-        ]);
+      if (known !== undefined) {
+        // A key seen to authenticate: counted in its window (before, or while, it is judged again).
+        [t, auth] = await Promise.all([throttle.hit(r.bucket, known, r.windowMs), judge(r)]);
+        if (!auth) {
+          knownLimits.delete(r.bucket);
+          if (t.allowed) t = await throttle.hit(r.failures, r.defaultLimit, r.windowMs);
+        }
       } else {
-        auth = await accounts.authenticate(r.secret, keyHash);
-        t = await throttle.hit(r.bucket, auth?.key.rate_limit_per_minute ?? r.defaultLimit, r.windowMs);
+        // Any other credential: judged only while the address has failures to spare; a failure counts there.
+        const room = await throttle.peek(r.failures, r.defaultLimit, r.windowMs);
+        if (!room.allowed) return { throttle: room, auth: null, requests: null };
+        auth = await judge(r);
+        t = await (auth ? throttle.hit(r.bucket, auth.key.rate_limit_per_minute, r.windowMs) : throttle.hit(r.failures, r.defaultLimit, r.windowMs));
       }
       remember(r.bucket, auth);
       const requests = auth && t.allowed && r.countsFor(auth.key) ? await accounts.countRequest(auth.account.id, r.period) : null;

@@ -74,10 +74,27 @@ export function createMemoryThrottle(opts: { sweepEvery?: number } = {}): Memory
     return throttleDecision(allowed, limit, count, count > 0 ? (log[b.head] as number) : now, now, windowMs);
   };
 
+  const peekNow = (bucket: string, limit: number, windowMs: number, nowMs?: number): ThrottleDecision => {
+    checkThrottleArgs(bucket, limit, windowMs, nowMs);
+    const now = nowMs ?? Date.now();
+    const b = buckets.get(bucket);
+    // The entries still in the window, read without moving `head` (a log is sorted).
+    let first = b?.head ?? 0;
+    const log = b?.log ?? [];
+    while (first < log.length && (log[first] as number) <= now - windowMs) first++;
+    const count = log.length - first;
+    const allowed = count < limit;
+    return throttleDecision(allowed, limit, count + (allowed ? 1 : 0), count > 0 ? Math.min(log[first] as number, now) : now, now, windowMs);
+  };
+
   return {
     hitNow,
+    peekNow,
     async hit(bucket, limit, windowMs, nowMs) {
       return hitNow(bucket, limit, windowMs, nowMs);
+    },
+    async peek(bucket, limit, windowMs, nowMs) {
+      return peekNow(bucket, limit, windowMs, nowMs);
     },
 
     bucketCount: () => buckets.size,

@@ -135,10 +135,16 @@ export interface ThrottleDecision {
 /** Sliding-window log throttle: at most `limit` admitted requests in any `windowMs`. */
 export interface Throttle {
   hit(bucket: string, limit: number, windowMs: number, nowMs?: number): Promise<ThrottleDecision>;
+  /**
+   * The decision a hit would get now, without counting anything: whether the bucket has room for one
+   * more (the guard asks before judging a credential whose failures it must count).
+   */
+  peek(bucket: string, limit: number, windowMs: number, nowMs?: number): Promise<ThrottleDecision>;
   close(): Promise<void>;
 }
 
-/** A throttle kept in this process: `hit`'s answer, synchronously. */
+/** A throttle kept in this process: `hit`'s and `peek`'s answers, synchronously. */
 export interface LocalThrottle extends Throttle {
   hitNow(bucket: string, limit: number, windowMs: number, nowMs?: number): ThrottleDecision;
+  peekNow(bucket: string, limit: number, windowMs: number, nowMs?: number): ThrottleDecision;
 }

@@ -15,7 +15,8 @@
  * writes once at the end; each caller gets its own answer.
  *
  * A key this process has not seen yet, an unknown or malformed key, and requests without a key go
- * through the account store and the throttle as separate calls (createGate's path).
+ * through the account store and the throttle as separate calls (createGate's path, which also counts
+ * failed authentications per client address).
  */
 import type { Admission, AdmitRequest, Gate } from './gate.ts';
 import { createGate, PRECHARGE_HEADROOM } from './gate.ts';
@@ -215,7 +216,10 @@ export function createRedisGate(opts: RedisConnectionOptions & { prefix?: string
         }
         return a;
       }
-      return admissions.add({ r, hash: hash!, known: cached });
+      const a = await admissions.add({ r, hash: hash!, known: cached });
+      // Revoked since it was seen: a failed authentication of the client address, as on the slow path.
+      if (!a.auth && a.throttle.allowed) return { ...a, throttle: await opts.throttle.hit(r.failures, r.defaultLimit, r.windowMs) };
+      return a;
     },
     async close() {
       admissions.flush();

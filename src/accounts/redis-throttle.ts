@@ -109,6 +109,20 @@ windows_close()
 return {allowed, b.count, window_oldest(b), nowS}
 `;
 
+const PEEK = `
+-- KEYS: bucket  ARGV: limit, windowMs, nowMs ('' = server clock). The HIT a request would get, unwritten.
+${CLOCK_LUA}
+local now = clock(ARGV[3])
+${WINDOWS_LUA}
+local b = window_open(KEYS[1], tonumber(ARGV[2]))
+local allowed = 0
+local count = b.count
+if count < tonumber(ARGV[1]) then
+  allowed, count = 1, count + 1
+end
+return {allowed, count, window_oldest(b), nowS}
+`;
+
 /** Redis key of a throttle bucket. */
 // rlw: windows of counted members (WINDOWS_LUA); the per-request sets of earlier versions were rl:.
 export const throttleKey = (prefix: string, bucket: string): string => `${prefix}rlw:${bucket}`;
@@ -133,12 +147,18 @@ export function createRedisThrottle(opts: RedisConnectionOptions & { prefix?: st
   const prefix = checkPrefix(opts.prefix ?? 'partsearch:');
   const { redis, release } = useConnection(opts);
   const hit = defineScript(redis, 'psThrottleHit', 1, HIT);
+  const peek = defineScript(redis, 'psThrottlePeek', 1, PEEK);
   const nextMember = memberSequence();
 
   return {
     async hit(bucket, limit, windowMs, nowMs) {
       checkThrottleArgs(bucket, limit, windowMs, nowMs);
       const r = await hit(throttleKey(prefix, bucket), String(limit), String(windowMs), nowMs === undefined ? '' : String(nowMs), nextMember());
+      return decodeThrottleReply(r, limit, windowMs);
+    },
+    async peek(bucket, limit, windowMs, nowMs) {
+      checkThrottleArgs(bucket, limit, windowMs, nowMs);
+      const r = await peek(throttleKey(prefix, bucket), String(limit), String(windowMs), nowMs === undefined ? '' : String(nowMs));
       return decodeThrottleReply(r, limit, windowMs);
     },
     async close() {

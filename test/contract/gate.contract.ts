@@ -22,6 +22,7 @@ const nextTurn = () => new Promise((r) => setImmediate(r));
 /** An admission request for `secret` on a bucket of its own, in PERIOD, counted; `more` overrides. */
 export const admitRequest = (secret: string | null, more: Partial<AdmitRequest> = {}): AdmitRequest => ({
   bucket: `cred:${randomBytes(8).toString('hex')}`,
+  failures: `fail:${randomBytes(8).toString('hex')}`,
   secret,
   defaultLimit: 60,
   windowMs: 60_000,
@@ -121,11 +122,58 @@ export function gateContract(name: string, open: () => Promise<GateUnderTest>): 
       }
     });
 
-    it('throttles an invalid key under the default limit, per bucket', async () => {
+    it('throttles an invalid key under the default limit, per client address', async () => {
       const r = req(`psk_${'B'.repeat(43)}`, { defaultLimit: 2 });
       const allowed = [];
       for (let i = 0; i < 3; i++) allowed.push((await t.gate.admit(r)).throttle.allowed);
       expect(allowed).toEqual([true, true, false]);
+    });
+
+    it('counts failed authentications per client address, whatever the credential; a valid key keeps its own window', async () => {
+      const failures = `fail:${randomBytes(8).toString('hex')}`;
+      const known = await newKey(100);
+      // A key the gate has seen authenticate (from this address).
+      const knownReq = req(known.secret, { failures, defaultLimit: 3 });
+      expect((await t.gate.admit(knownReq)).auth).not.toBeNull();
+      // Random keys, each of its own bucket, none, and a malformed one: one budget of 3 for the address.
+      const random = () => req(`psk_${randomBytes(32).toString('base64url')}`, { failures, defaultLimit: 3 });
+      const seen = [];
+      for (const r of [random(), req(null, { failures, defaultLimit: 3 }), req('not-a-key', { failures, defaultLimit: 3 }), random(), random()]) {
+        seen.push(await t.gate.admit(r));
+      }
+      expect(seen.map((a) => [a.throttle.allowed, a.throttle.remaining, a.auth])).toEqual([
+        [true, 2, null],
+        [true, 1, null],
+        [true, 0, null],
+        [false, 0, null],
+        [false, 0, null],
+      ]);
+      expect(seen[3]!.throttle.retryAfter).toBeGreaterThanOrEqual(59);
+      // The known key is counted in its own window, not the address's.
+      const again = await t.gate.admit(knownReq);
+      expect([again.throttle.allowed, again.throttle.limit, again.auth?.key.id]).toEqual([true, 100, known.key.id]);
+      // A valid key the gate has not seen is refused unjudged while the address has no failures to spare:
+      // its answer is the same as a wrong key's.
+      const fresh = await newKey(100);
+      const unjudged = await t.gate.admit(req(fresh.secret, { failures, defaultLimit: 3 }));
+      expect([unjudged.throttle.allowed, unjudged.auth, unjudged.requests]).toEqual([false, null, null]);
+      // From another address it is judged and counted in its own window.
+      const elsewhere = await t.gate.admit(req(fresh.secret));
+      expect([elsewhere.throttle.allowed, elsewhere.throttle.limit, elsewhere.auth?.key.id]).toEqual([true, 100, fresh.key.id]);
+    });
+
+    it('a key revoked after it was seen is counted as a failure of its address from then on', async () => {
+      const failures = `fail:${randomBytes(8).toString('hex')}`;
+      const { key, secret } = await newKey(100);
+      const r = req(secret, { failures, defaultLimit: 2 });
+      await t.gate.admit(r);
+      await t.gate.admit(r);
+      await t.other.revokeKey(key.id);
+      await nextTurn();
+      const after = [];
+      for (let i = 0; i < 4; i++) after.push(await t.gate.admit(r));
+      expect(after.map((a) => a.auth)).toEqual([null, null, null, null]);
+      expect(after.map((a) => a.throttle.allowed)).toEqual([true, true, false, false]);
     });
 
     it('reads balance and subscription fresh, and refuses a key revoked elsewhere on its next request', async () => {

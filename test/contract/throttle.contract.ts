@@ -113,6 +113,21 @@ export function throttleContract(name: string, open: () => Promise<Throttle>, cl
       expect(d3.retryAfter).toBeLessThanOrEqual(60);
     });
 
+    it('peek: the decision a hit would get, counting nothing', async () => {
+      const b = bucketName('peek');
+      expect(await t.peek(b, 2, W, T0)).toMatchObject({ allowed: true, limit: 2, remaining: 1, reset: Math.ceil((T0 + W) / 1000) });
+      expect(await t.hit(b, 2, W, T0 + 10)).toMatchObject({ allowed: true, remaining: 1 }); // the peek took no slot
+      expect(await t.peek(b, 2, W, T0 + 20)).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await t.hit(b, 2, W, T0 + 30)).allowed).toBe(true);
+      // Full: refused with the hit's Retry-After, however often it is asked.
+      for (let i = 0; i < 3; i++) expect(await t.peek(b, 2, W, T0 + 40 + i)).toMatchObject({ allowed: false, remaining: 0, retryAfter: 60 });
+      expect(await t.peek(b, 3, W, T0 + 50)).toMatchObject({ allowed: true, remaining: 0 });
+      // The first entry leaves: room again.
+      expect((await t.peek(b, 2, W, T0 + 10 + W)).allowed).toBe(true);
+      expect((await t.hit(b, 2, W, T0 + 10 + W)).allowed).toBe(true);
+      await expect(t.peek('', 1, W)).rejects.toThrow();
+    });
+
     it('rejects malformed arguments', async () => {
       await expect(t.hit('', 60, W)).rejects.toThrow();
       await expect(t.hit('x', -1, W)).rejects.toThrow(RangeError);

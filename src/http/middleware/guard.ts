@@ -1,8 +1,10 @@
 /**
  * Access control for declared routes, in this order:
- *   1. throttle: 60 requests per sliding 60 s per presented credential (per client address when there
- *      is none), counted before the key is judged, so invalid keys are throttled too; every /v1
- *      response carries X-RateLimit-Limit / -Remaining / -Reset, a 429 adds Retry-After;
+ *   1. throttle: 60 requests per sliding 60 s per key, and 60 failed authentications (no key, a bad
+ *      one) per client address (client-address.ts), counted before the key is judged: a credential the
+ *      gate has not seen authenticate is judged only while its address has failures to spare
+ *      (accounts/gate.ts), so invalid keys are throttled too, per client; every /v1 response carries
+ *      X-RateLimit-Limit / -Remaining / -Reset, a 429 adds Retry-After;
  *   2. authentication: missing -> 401 missing_api_key; malformed, unknown or revoked -> 401 invalid_api_key.
  *      The credential is an API key or an access token of one (POST /connect/token; accounts/tokens.ts),
  *      in `Authorization: Bearer` or, as Supply API clients send it, a `token:` header. A token is
@@ -23,6 +25,7 @@ import { createGate, type Admission, type PreCharge } from '../../accounts/gate.
 import type { ApiKeyInfo, AuthState, Capability, DebitResult, ThrottleDecision, UsageClass } from '../../accounts/port.ts';
 import { looksLikeJwt, type VerifiedToken } from '../../accounts/tokens.ts';
 import { ApiError } from '../../errors.ts';
+import { clientAddresses, failureBucket } from './client-address.ts';
 import { routePath, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../../service/app-services.ts';
 
@@ -61,6 +64,7 @@ const scoped = (key: ApiKeyInfo, scope: readonly Capability[]): ApiKeyInfo => ({
 /** `guardedElsewhere`: guarded paths outside /v1 (lower case), throttled by `unrouted` like /v1 paths. */
 export function createGuard(s: AppServices, guardedElsewhere: readonly string[] = []) {
   const elsewhere = new Set(guardedElsewhere);
+  const clientAddress = clientAddresses(s.config.trustedProxies);
   const billing = s.config.billing;
   const gate = s.gate ?? createGate(s.accounts, s.throttle);
   /**
@@ -124,8 +128,10 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
   const admitWith = (ctx: Context, cred: Credential | null, period: string, countsFor: (key: ApiKeyInfo) => boolean, charge?: PreCharge) => {
     const token = cred?.token;
     // The throttle counts the request whatever the key turns out to be (see the gate).
+    const failures = failureBucket(clientAddress(ctx));
     const req = {
-      bucket: cred?.bucket ?? `addr:${ctx.ip}`,
+      bucket: cred?.bucket ?? failures,
+      failures,
       secret: cred?.secret ?? null,
       keyHash: cred?.keyHash ?? null,
       defaultLimit: billing.defaultRateLimitPerMinute,

@@ -9,12 +9,15 @@
  * Errors take OAuth's form, `{error, error_description}` (RFC 6749 §5.2), which these clients read,
  * instead of the API's envelope: invalid_request, unsupported_grant_type, invalid_scope (400) and
  * invalid_client (401; with `WWW-Authenticate: Basic` when the client sent Basic credentials). Requests
- * are throttled per client id (per address without one), with the API's default per-minute limit.
+ * are throttled per client id (per address without one), with the API's default per-minute limit, and
+ * each invalid_client counts against the client address's failed authentications, shared with the API
+ * (middleware/client-address.ts): past them, the address is refused before its credentials are judged.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Capability } from '../../accounts/port.ts';
 import { parseScope } from '../../accounts/tokens.ts';
+import { clientAddresses, failureBucket } from '../middleware/client-address.ts';
 import type { RouteSpec } from '../route.ts';
 import type { AppServices } from '../../service/app-services.ts';
 
@@ -84,7 +87,7 @@ async function readRequest(ctx: Context): Promise<TokenRequest> {
 const sameId = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Answers a token request: the token, or the OAuth error thrown. */
-async function issue(s: AppServices, ctx: Context): Promise<Record<string, unknown>> {
+async function issue(s: AppServices, ctx: Context, failures: string): Promise<Record<string, unknown>> {
   const req = await readRequest(ctx);
   if (req.grant_type === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required: client_credentials.');
   if (req.grant_type !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', 'Only the client_credentials grant is supported.');
@@ -92,7 +95,11 @@ async function issue(s: AppServices, ctx: Context): Promise<Record<string, unkno
     .update(req.client_id ?? `addr:${ctx.ip}`)
     .digest('hex')
     .slice(0, 32)}`;
-  const t = await s.throttle.hit(bucket, s.config.billing.defaultRateLimitPerMinute, 60_000);
+  const limit = s.config.billing.defaultRateLimitPerMinute;
+  // A client address that used up its failed authentications (the API's budget: guard.ts) is refused
+  // before its credentials are judged, whatever client id it names next.
+  const room = await s.throttle.peek(failures, limit, 60_000);
+  const t = room.allowed ? await s.throttle.hit(bucket, limit, 60_000) : room;
   if (!t.allowed) {
     ctx.set('Retry-After', String(t.retryAfter));
     throw new OAuthError(429, 'rate_limit_exceeded', 'Too many token requests. Try again later.');
@@ -102,6 +109,7 @@ async function issue(s: AppServices, ctx: Context): Promise<Record<string, unkno
   }
   const auth = await s.accounts.authenticate(req.client_secret);
   if (!auth || !sameId(auth.key.id, req.client_id)) {
+    await s.throttle.hit(failures, limit, 60_000);
     if (req.basic) ctx.set('WWW-Authenticate', 'Basic realm="partsearch"');
     throw new OAuthError(401, 'invalid_client', 'The client_id and client_secret are not an API key id and that key, or the key was revoked.');
   }
@@ -131,6 +139,7 @@ const oauthErrorSchema = {
 };
 
 export function oauthTokenRoutes(s: AppServices): RouteSpec[] {
+  const clientAddress = clientAddresses(s.config.trustedProxies);
   return [
     {
       method: 'POST',
@@ -156,13 +165,16 @@ export function oauthTokenRoutes(s: AppServices): RouteSpec[] {
         200: { description: 'The access token.', schema: tokenResponseSchema },
         400: { description: 'invalid_request, unsupported_grant_type or invalid_scope.', schema: oauthErrorSchema },
         401: { description: 'invalid_client: not an API key id and its key, or the key was revoked.', schema: oauthErrorSchema },
-        429: { description: 'Too many token requests for this client id (Retry-After).', schema: oauthErrorSchema },
+        429: {
+          description: 'Too many token requests for this client id, or failed ones from this client address (Retry-After).',
+          schema: oauthErrorSchema,
+        },
       },
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Pragma', 'no-cache');
         try {
-          return await issue(s, ctx);
+          return await issue(s, ctx, failureBucket(clientAddress(ctx)));
         } catch (e) {
           if (!(e instanceof OAuthError)) throw e;
           ctx.status = e.status;
