@@ -23,12 +23,23 @@ import type { CatalogView } from '../catalog/view.ts';
 import type { EngineFilters, NumericRange, SpecFilter } from '../engines/port.ts';
 import { validationError, type ValidationDetail } from '../errors.ts';
 
+/** A numeric condition on one spec (PartFilters.specs). */
+export interface SpecRangeInput {
+  gte?: number;
+  lte?: number;
+  gt?: number;
+  lt?: number;
+  min?: number;
+  max?: number;
+  unit?: string;
+}
+
 export interface PartFiltersInput {
   categories?: string[];
   exclude_categories?: string[];
   manufacturers?: string[];
   status?: PartStatus[];
-  specs?: Record<string, string[] | { gte?: number; lte?: number; gt?: number; lt?: number; min?: number; max?: number; unit?: string }>;
+  specs?: Record<string, string[] | SpecRangeInput>;
   list_filter?: string | string[];
   price?: { max: number; currency?: string; min_quantity?: number };
   in_stock?: boolean;
@@ -124,6 +135,71 @@ function sameNumbers(values: readonly string[], name: string, specUnits: SpecUni
   return nums.length ? { nums, numUnit: unit } : {};
 }
 
+/** One numeric spec condition as an engine range filter in the spec's stored unit, or the validation problem with it. */
+function rangeFilter(
+  name: string,
+  cond: SpecRangeInput,
+  at: (string | number)[],
+  specUnits: SpecUnits,
+  view: CatalogView | null,
+): SpecFilter | ValidationDetail {
+  const stored = specUnits.get(name) ?? null;
+  const unitless = stored === null && (view?.unitlessNumericSpecs().has(name) ?? false);
+  // A snapshot without a spec vocabulary, or one ingested before unitless specs were recorded, keeps
+  // the earlier reading: a unit is taken as given, a range without one refused.
+  const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
+  let scale = 1;
+  /** The range's SI unit as the engines compare it (null: plain numbers; undefined: not judged, as before). */
+  let rangeUnit: string | null | undefined = stored ?? (unitless ? null : undefined);
+  if (cond.unit !== undefined && stored === null && judgeUnitless) {
+    // Values without a unit cannot be compared with a unit's (a "V" range on "Pitch" matched 2.54).
+    return unitless
+      ? {
+          loc: [...at, 'unit'],
+          msg: `"${name}" is stored without a unit; give the range without "unit"`,
+          type: 'unit_mismatch',
+          input: cond.unit,
+          ctx: { expected: null },
+        }
+      : { loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond };
+  }
+  if (cond.unit !== undefined) {
+    const u = unitScale(cond.unit);
+    if (!u) {
+      return { loc: [...at, 'unit'], msg: `Unknown unit "${cond.unit}"`, type: 'unknown_unit', input: cond.unit };
+    }
+    if (stored !== null && u.si !== stored) {
+      return {
+        loc: [...at, 'unit'],
+        msg: `Unit "${cond.unit}" does not measure "${name}" (stored in ${stored})`,
+        type: 'unit_mismatch',
+        input: cond.unit,
+        ctx: { expected: stored },
+      };
+    }
+    scale = u.scale;
+    rangeUnit = u.si;
+  } else if (stored === null && !unitless) {
+    return { loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond };
+  }
+  const range: NumericRange = {};
+  const gte = cond.gte ?? cond.min;
+  const lte = cond.lte ?? cond.max;
+  if (gte !== undefined) range.gte = gte * scale;
+  if (lte !== undefined) range.lte = lte * scale;
+  if (cond.gt !== undefined) range.gt = cond.gt * scale;
+  if (cond.lt !== undefined) range.lt = cond.lt * scale;
+  if (Object.keys(range).length === 0) {
+    return { loc: at, msg: 'A range needs at least one of gte, lte, gt, lt, min, max', type: 'range_empty', input: cond };
+  }
+  const lo = Math.max(range.gte ?? -Infinity, range.gt ?? -Infinity);
+  const hi = Math.min(range.lte ?? Infinity, range.lt ?? Infinity);
+  if (lo > hi || (lo === hi && (range.gt !== undefined || range.lt !== undefined))) {
+    return { loc: at, msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: cond };
+  }
+  return { name, range, ...(rangeUnit !== undefined ? { unit: rangeUnit } : {}) };
+}
+
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
 export function toEngineFilters(
   f: PartFiltersInput | undefined,
@@ -176,68 +252,9 @@ export function toEngineFilters(
       specs.push({ name, values: cond, ...sameNumbers(cond, name, specUnits, view) });
       continue;
     }
-    const stored = specUnits.get(name) ?? null;
-    const unitless = stored === null && (view?.unitlessNumericSpecs().has(name) ?? false);
-    // A snapshot without a spec vocabulary, or one ingested before unitless specs were recorded, keeps
-    // the earlier reading: a unit is taken as given, a range without one refused.
-    const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
-    let scale = 1;
-    /** The range's SI unit as the engines compare it (null: plain numbers; undefined: not judged, as before). */
-    let rangeUnit: string | null | undefined = stored ?? (unitless ? null : undefined);
-    if (cond.unit !== undefined && stored === null && judgeUnitless) {
-      // Values without a unit cannot be compared with a unit's (a "V" range on "Pitch" matched 2.54).
-      detail.push(
-        unitless
-          ? {
-              loc: [...at, 'unit'],
-              msg: `"${name}" is stored without a unit; give the range without "unit"`,
-              type: 'unit_mismatch',
-              input: cond.unit,
-              ctx: { expected: null },
-            }
-          : { loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond },
-      );
-      continue;
-    } else if (cond.unit !== undefined) {
-      const u = unitScale(cond.unit);
-      if (!u) {
-        detail.push({ loc: [...at, 'unit'], msg: `Unknown unit "${cond.unit}"`, type: 'unknown_unit', input: cond.unit });
-        continue;
-      }
-      if (stored !== null && u.si !== stored) {
-        detail.push({
-          loc: [...at, 'unit'],
-          msg: `Unit "${cond.unit}" does not measure "${name}" (stored in ${stored})`,
-          type: 'unit_mismatch',
-          input: cond.unit,
-          ctx: { expected: stored },
-        });
-        continue;
-      }
-      scale = u.scale;
-      rangeUnit = u.si;
-    } else if (stored === null && !unitless) {
-      detail.push({ loc: at, msg: NOT_NUMERIC(name), type: 'not_numeric', input: cond });
-      continue;
-    }
-    const range: NumericRange = {};
-    const gte = cond.gte ?? cond.min;
-    const lte = cond.lte ?? cond.max;
-    if (gte !== undefined) range.gte = gte * scale;
-    if (lte !== undefined) range.lte = lte * scale;
-    if (cond.gt !== undefined) range.gt = cond.gt * scale;
-    if (cond.lt !== undefined) range.lt = cond.lt * scale;
-    if (Object.keys(range).length === 0) {
-      detail.push({ loc: at, msg: 'A range needs at least one of gte, lte, gt, lt, min, max', type: 'range_empty', input: cond });
-      continue;
-    }
-    const lo = Math.max(range.gte ?? -Infinity, range.gt ?? -Infinity);
-    const hi = Math.min(range.lte ?? Infinity, range.lt ?? Infinity);
-    if (lo > hi || (lo === hi && (range.gt !== undefined || range.lt !== undefined))) {
-      detail.push({ loc: at, msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: cond });
-      continue;
-    }
-    specs.push({ name, range, ...(rangeUnit !== undefined ? { unit: rangeUnit } : {}) });
+    const r = rangeFilter(name, cond, at, specUnits, view);
+    if ('loc' in r) detail.push(r);
+    else specs.push(r);
   }
   if (specs.length) out.specs = specs;
   if (f.in_stock) out.inStock = true;
