@@ -21,10 +21,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runIngest } from '../ingest/pipeline.ts';
 import { loadConfig } from '../src/config.ts';
-import { createAccounts, createJobServices } from '../src/composition.ts';
+import { composeServices, createAccounts, createJobAdapters } from '../src/composition.ts';
 import { createSqliteEngine } from '../src/engines/sqlite/engine.ts';
 import { createApp } from '../src/http/app.ts';
-import { createCatalogProvider } from '../src/catalog/view.ts';
 import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/service/app-services.ts';
 import { silentLogger } from '../src/log.ts';
@@ -102,10 +101,9 @@ for (const adapter of adapters) {
   const engine = createSqliteEngine({ file: path.join(dir, 'p.db') });
   await runIngest({ engine, embedder: null, parts: [path.join(root, 'test', 'fixtures', 'parts-small.jsonl')], reportFile: path.join(dir, 'r.jsonl') });
   const { accounts, throttle, gate, tokens } = await createAccounts(config);
-  const s: AppServices = {
+  const s: AppServices = composeServices({
     config,
     engine,
-    catalog: createCatalogProvider(engine),
     embedder: null,
     embedderMessage: '',
     log: silentLogger,
@@ -113,8 +111,8 @@ for (const adapter of adapters) {
     throttle,
     gate,
     tokens,
-    jobs: await createJobServices(config),
-  };
+    ...(await createJobAdapters(config)),
+  });
   const account = await accounts.createAccount({ name: 'bench', subscription: true, credit_micros: 1e15 });
   const { secret } = await accounts.createKey({ account_id: account.id, name: 'bench', capabilities: ['parts:read'], rate_limit_per_minute: 1_000_000_000 });
   const app = createApp(s, { extraRoutes: benchRoutes() });
@@ -182,7 +180,7 @@ for (const adapter of adapters) {
   await gate.close();
   await accounts.close();
   await throttle.close();
-  await s.jobs.store.close();
+  await s.jobStore.close();
   await engine.close();
   if (adapter === 'redis') await purgeRedisPrefix(process.env.REDIS_URL!, prefix);
   fs.rmSync(dir, { recursive: true, force: true });

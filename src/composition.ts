@@ -1,6 +1,8 @@
 /**
  * The composition root: the only place that reads the configuration to choose adapters (search
- * engine, embedder; later the job queue, LLM and account store). Everything else gets them passed in.
+ * engine, embedder, account store, throttle and gate, job store, AI provider) and that builds the use
+ * cases over them (src/service), once. Everything else gets them passed in: the HTTP app, the job
+ * workers and the CLI commands from here, the tests through the same functions.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +18,11 @@ import type { Embedder } from './embeddings/port.ts';
 import type { VectorCache } from './embeddings/vector-cache.ts';
 import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
-import type { AppServices, JobServices } from './service/app-services.ts';
+import type { AiProvider } from './ai/port.ts';
+import type { JobStore } from './jobs/port.ts';
+import type { JobsDeps } from './jobs/service.ts';
+import type { AppServices } from './service/app-services.ts';
+import { buildServices, candidateFinder } from './service/services.ts';
 
 export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {
@@ -76,7 +82,7 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
 }
 
 /** The AI jobs' store (Redis with REDIS_URL, else jobs.db in the data dir) and provider. */
-export async function createJobServices(config: Config): Promise<JobServices> {
+export async function createJobAdapters(config: Config): Promise<{ jobStore: JobStore; aiProvider: AiProvider }> {
   let store;
   if (config.redisUrl) {
     const { createRedisJobStore } = await import('./jobs/redis-store.ts');
@@ -98,7 +104,7 @@ export async function createJobServices(config: Config): Promise<JobServices> {
     const { createLocalProvider } = await import('./ai/local.ts');
     provider = createLocalProvider();
   }
-  return { store, provider, tokenBudget: config.aiTokenBudget };
+  return { jobStore: store, aiProvider: provider };
 }
 
 /**
@@ -106,7 +112,10 @@ export async function createJobServices(config: Config): Promise<JobServices> {
  * core; otherwise (the API) it embeds one short query at a time beside the thread serving requests,
  * and one thread is faster (no contention with that thread, no spinning thread pool).
  */
-export async function createServices(config: Config, opts: { log?: Logger; embedder?: boolean; bulkEmbedding?: boolean } = {}): Promise<AppServices> {
+export async function createServices(
+  config: Config,
+  opts: { log?: Logger; embedder?: boolean; bulkEmbedding?: boolean; aiProvider?: AiProvider } = {},
+): Promise<AppServices> {
   const log = opts.log ?? createLogger(config.logLevel);
   const engine = await createEngine(config);
   let embedder: Embedder | null = null;
@@ -118,9 +127,34 @@ export async function createServices(config: Config, opts: { log?: Logger; embed
       status.embedder && !opts.bulkEmbedding && config.embeddingQueryCache > 0 ? cachingEmbedder(status.embedder, config.embeddingQueryCache) : status.embedder;
     embedderMessage = status.message;
   }
-  const { accounts, throttle, gate, tokens } = await createAccounts(config);
-  const jobs = await createJobServices(config);
-  return { config, engine, catalog: createCatalogProvider(engine), embedder, embedderMessage, log, accounts, throttle, gate, tokens, jobs };
+  const accountAdapters = await createAccounts(config);
+  const { jobStore, aiProvider } = await createJobAdapters(config);
+  if (opts.aiProvider) await aiProvider.close();
+  return composeServices({ config, log, engine, embedder, embedderMessage, ...accountAdapters, jobStore, aiProvider: opts.aiProvider ?? aiProvider });
+}
+
+/** The adapters the use cases are built over: what createServices chose, or what a benchmark assembles. */
+export type Adapters = Omit<AppServices, keyof ReturnType<typeof buildServices> | 'catalog'>;
+
+/** The use cases over chosen adapters, built once. */
+export function composeServices(a: Adapters): AppServices {
+  const catalog = createCatalogProvider(a.engine);
+  const jobs = { store: a.jobStore, provider: a.aiProvider, accounts: a.accounts, billing: a.config.billing, tokenBudget: a.config.aiTokenBudget, log: a.log };
+  return { ...a, catalog, ...buildServices({ engine: a.engine, embedder: a.embedder, catalog, accounts: a.accounts, billing: a.config.billing, jobs }) };
+}
+
+/** What the job workers (jobs/runner.ts) need: the job adapters, and discovery's retrieval through the agentic search use case. */
+export function workerDeps(s: AppServices): JobsDeps {
+  return {
+    store: s.jobStore,
+    provider: s.aiProvider,
+    accounts: s.accounts,
+    billing: s.config.billing,
+    tokenBudget: s.config.aiTokenBudget,
+    log: s.log,
+    engine: s.engine,
+    findCandidates: candidateFinder(s),
+  };
 }
 
 export async function closeServices(s: AppServices): Promise<void> {
@@ -129,6 +163,6 @@ export async function closeServices(s: AppServices): Promise<void> {
   await s.gate?.close();
   await s.accounts.close();
   await s.throttle.close();
-  await s.jobs.store.close();
-  await s.jobs.provider.close();
+  await s.jobStore.close();
+  await s.aiProvider.close();
 }

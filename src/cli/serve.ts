@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig, loadDotEnv, type Config } from '../config.ts';
-import { closeServices, createServices } from '../composition.ts';
+import { closeServices, createServices, workerDeps } from '../composition.ts';
 import { createApp } from '../http/app.ts';
 import type { AppServices } from '../service/app-services.ts';
 import { runIngest } from '../../ingest/pipeline.ts';
@@ -13,7 +13,6 @@ import { UsageError, type Command } from './args.ts';
 import type { EngineInfo } from '../engines/port.ts';
 import { printSummary } from './ingest.ts';
 import { startRunner } from '../jobs/runner.ts';
-import { jobsDeps } from '../jobs/service.ts';
 
 export async function listen(s: AppServices): Promise<Server> {
   const app = createApp(s);
@@ -49,7 +48,7 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   const info = await s.engine.info();
   await warmUp(s, info);
   const server = await listen(s);
-  const runner = s.config.jobWorkers > 0 ? startRunner(jobsDeps(s), { concurrency: s.config.jobWorkers }) : null;
+  const runner = s.config.jobWorkers > 0 ? startRunner(workerDeps(s), { concurrency: s.config.jobWorkers }) : null;
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
   s.log.info('partsearch ready', {
@@ -59,7 +58,7 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     parts: info.parts,
     search: s.embedder && info.vectors ? 'hybrid' : 'lexical-only',
     embeddings: s.embedderMessage,
-    ai_provider: s.jobs.provider.name,
+    ai_provider: s.aiProvider.name,
     job_workers: s.config.jobWorkers,
   });
   if (s.config.jobWorkers === 0 && !s.config.redisUrl) {
@@ -117,8 +116,8 @@ export const workerCommand: Command = {
     const n = v.concurrency === undefined ? Math.max(1, config.jobWorkers) : Number(v.concurrency);
     if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64, got "${String(v.concurrency)}"`);
     const s = await createServices(config);
-    const runner = startRunner(jobsDeps(s), { concurrency: n });
-    s.log.info('partsearch worker ready', { concurrency: n, ai_provider: s.jobs.provider.name, store: config.redisUrl ? 'redis' : 'sqlite' });
+    const runner = startRunner(workerDeps(s), { concurrency: n });
+    s.log.info('partsearch worker ready', { concurrency: n, ai_provider: s.aiProvider.name, store: config.redisUrl ? 'redis' : 'sqlite' });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

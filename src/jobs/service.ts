@@ -1,6 +1,6 @@
 /**
  * The AI jobs: creation (with the credit hold), the work itself (discovery, deep dive), and the
- * settlement of the hold when a job ends. The HTTP routes (http/routes/jobs.ts) create and read jobs;
+ * settlement of the hold when a job ends. The service layer (service/jobs.ts) starts and reads jobs for API callers;
  * workers (jobs/runner.ts: in the API process, or `partsearch worker` processes sharing Redis) run them.
  *
  * Billing (SPEC.md: AI tokens are billed at creation). A job's tokens are known only when it ends, so
@@ -14,12 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { debitAtPrice, priceOf, type BillingConfig } from '../accounts/billing.ts';
 import type { AccountStore } from '../accounts/port.ts';
 import type { PartRecord } from '../catalog/part.ts';
-import type { CatalogProvider } from '../catalog/view.ts';
-import type { Embedder } from '../embeddings/port.ts';
 import type { EngineFilters, SearchReader } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
-import type { AppServices } from '../service/app-services.ts';
-import { agenticSearch } from '../search/agentic.ts';
 import { presentPart } from '../search/present.ts';
 import type { AiProvider, Deliverable, ProviderAnswer, TokenUsage } from '../ai/port.ts';
 import { ProviderError } from '../ai/port.ts';
@@ -28,32 +24,23 @@ import { isTerminal, queuedJob, type JobError, type JobEvent, type JobRecord, ty
 /** Candidates discovery retrieves for the provider to rank. */
 export const DISCOVER_CANDIDATES = 30;
 
-export interface JobsDeps {
+/** What starting, cancelling and settling a job needs (the API's job use cases and the workers). */
+export interface JobLifeDeps {
   store: JobStore;
   provider: AiProvider;
-  engine: SearchReader;
-  embedder: Embedder | null;
-  catalog: CatalogProvider;
   accounts: AccountStore;
   billing: BillingConfig;
   /** Most LLM tokens one job may use (prompt and answers together). */
   tokenBudget: number;
-  log: Logger;
 }
 
-/** What the job workers need, from the services. */
-export function jobsDeps(s: AppServices): JobsDeps {
-  return {
-    store: s.jobs.store,
-    provider: s.jobs.provider,
-    engine: s.engine,
-    embedder: s.embedder,
-    catalog: s.catalog,
-    accounts: s.accounts,
-    billing: s.config.billing,
-    tokenBudget: s.jobs.tokenBudget,
-    log: s.log,
-  };
+/** What the workers need: the above, and what the work reads (src/composition.ts wires it). */
+export interface JobsDeps extends JobLifeDeps {
+  /** The part a deep dive researches. */
+  engine: Pick<SearchReader, 'getParts'>;
+  /** Discovery's candidates: parts for the requirements under the hard filters, best first (agentic search). */
+  findCandidates(requirements: string, filters: EngineFilters, limit: number): Promise<PartRecord[]>;
+  log: Logger;
 }
 
 export interface DiscoverInput {
@@ -87,7 +74,7 @@ export class HoldRefused extends Error {
 }
 
 /** The hold a new job takes, or null when its provider spends no tokens (or tokens are free). */
-export async function holdFor(deps: JobsDeps, accountId: string, jobId: string): Promise<JobRecord['hold']> {
+export async function holdFor(deps: JobLifeDeps, accountId: string, jobId: string): Promise<JobRecord['hold']> {
   if (deps.provider.free) return null;
   const units = deps.tokenBudget;
   const { result: r, amount_micros, period } = await debitAtPrice(deps.accounts, deps.billing, accountId, 'ai_tokens', units, `${jobId}:hold`);
@@ -96,7 +83,13 @@ export async function holdFor(deps: JobsDeps, accountId: string, jobId: string):
 }
 
 /** Creates a queued job of the account (after its hold). A failure to store it gives the hold back. */
-export async function createJob(deps: JobsDeps, type: JobType, accountId: string, requestId: string, input: DiscoverInput | DeepDiveInput): Promise<JobRecord> {
+export async function createJob(
+  deps: JobLifeDeps,
+  type: JobType,
+  accountId: string,
+  requestId: string,
+  input: DiscoverInput | DeepDiveInput,
+): Promise<JobRecord> {
   const job_id = newJobId();
   const hold = await holdFor(deps, accountId, job_id);
   const job = queuedJob({ job_id, type, request_id: requestId, account_id: accountId, input, hold });
@@ -114,7 +107,7 @@ export async function createJob(deps: JobsDeps, type: JobType, accountId: string
  * spent. Applied once per job whoever calls it (the debit's reference), so the worker ending a job and
  * the cancel route may both call it.
  */
-export async function settle(deps: JobsDeps, job: JobRecord, usedTokens: number): Promise<void> {
+export async function settle(deps: JobLifeDeps, job: JobRecord, usedTokens: number): Promise<void> {
   if (!job.hold) return;
   const used = Math.min(job.hold.units, Math.max(0, usedTokens));
   const units = job.hold.units - used;
@@ -138,7 +131,7 @@ const now = () => new Date().toISOString();
  * cancelled (now or before). A job cancelled while still queued never ran: its whole hold goes back
  * here. A running one is settled by its worker, which knows the tokens it spent.
  */
-export async function cancelJob(deps: JobsDeps, job: JobRecord): Promise<boolean> {
+export async function cancelJob(deps: JobLifeDeps, job: JobRecord): Promise<boolean> {
   if (job.status === 'cancelled') return true;
   if (isTerminal(job.status)) return false;
   const cancel = { patch: { status: 'cancelled' as const, completed_at: now() }, events: [{ event: 'status' as const, data: { status: 'cancelled' } }] };
@@ -174,17 +167,7 @@ export interface WorkOutcome {
 /** Discovery: retrieve with the engine (agentic search under the hard filters), rank with the provider, emit the picks. */
 export async function runDiscover(deps: JobsDeps, input: DiscoverInput, w: WorkContext): Promise<WorkOutcome> {
   await w.progress('Searching the catalogue', 0.1);
-  const view = await deps.catalog.get();
-  const vectors = (view?.meta.embedding.dims ?? null) !== null;
-  const found = await agenticSearch(deps.engine, deps.embedder, vectors, {
-    query: input.requirements,
-    limit: DISCOVER_CANDIDATES,
-    offset: 0,
-    filters: input.filters,
-    categories: view?.categoryMatcher(),
-    specNames: view?.specNameIndex(),
-  });
-  const candidates = found.parts;
+  const candidates = await deps.findCandidates(input.requirements, input.filters, DISCOVER_CANDIDATES);
   await w.progress(`Ranking ${candidates.length} candidates`, 0.4);
   let picks: { rank: number; part: ReturnType<typeof presentPart>; fit_rationale: string }[] = [];
   let summary = `No parts in the catalogue match "${input.requirements}" under the given filters.`;

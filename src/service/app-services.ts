@@ -9,16 +9,14 @@ import type { SearchEngine } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
 import type { AiProvider } from '../ai/port.ts';
 import type { JobStore } from '../jobs/port.ts';
+import type { Services } from './services.ts';
 
-/** The AI jobs' store (and queue) and provider. */
-export interface JobServices {
-  store: JobStore;
-  provider: AiProvider;
-  /** Most LLM tokens one job may use; its price is held at creation (jobs/service.ts). */
-  tokenBudget: number;
-}
-
-export interface AppServices {
+/**
+ * The use cases (`parts`, `categories`, `manufacturers`, `lists`, `usage`, `jobs`: services.ts) and the
+ * adapters under them. The REST routes and GraphQL resolvers call the use cases; the guard, the job
+ * workers and the CLI use the adapters.
+ */
+export interface AppServices extends Services {
   config: Config;
   engine: SearchEngine;
   /** In-memory view of the live catalogue snapshot (taxonomy, manufacturers, lists, matchers). */
@@ -36,5 +34,7 @@ export interface AppServices {
   gate?: Gate;
   /** Issues and verifies the OAuth2 access tokens standing for API keys (POST /connect/token). */
   tokens: TokenService;
-  jobs: JobServices;
+  /** The AI jobs' store (and queue). */
+  jobStore: JobStore;
+  aiProvider: AiProvider;
 }

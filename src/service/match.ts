@@ -7,7 +7,7 @@ import { normaliseMpn } from '../catalog/mpn.ts';
 import { ApiError } from '../errors.ts';
 import { matchPart, type MatchResult } from '../search/match.ts';
 import { presentPart } from '../search/present.ts';
-import type { AppServices } from './app-services.ts';
+import type { SearchDeps } from './deps.ts';
 
 /** One BOM line (REST POST /v1/parts/match's body). */
 export const lineSchema = {
@@ -33,6 +33,11 @@ export const presentMatch = (r: MatchResult) => ({
   results: r.results.map((c) => ({ part: presentPart(c.part), confidence: c.confidence, exact: c.exact })),
 });
 
+/** One BOM line matched (REST POST /v1/parts/match): candidates, best first. */
+export async function matchOne(deps: SearchDeps, line: BatchLine) {
+  return presentMatch(await matchPart(deps.engine, await deps.catalog.get(), line));
+}
+
 export interface BatchLine {
   query: string;
   manufacturer?: string;
@@ -44,8 +49,8 @@ export interface BatchLine {
  * `{index, ...result}`, or `{index, query, error}` when the line cannot be matched (blank, or a client
  * error of its own). `answered` counts the lines with a result, `parts` the parts in them.
  */
-export async function matchLines(s: AppServices, lines: readonly BatchLine[]) {
-  const view = await s.catalog.get();
+export async function matchLines(deps: SearchDeps, lines: readonly BatchLine[]) {
+  const view = await deps.catalog.get();
   const results: ({ index: number } & (ReturnType<typeof presentMatch> | { query: string; error: { type: string; message: string } }))[] = [];
   // Lines that failed are not charged (a failed operation is free); every answered line is.
   let answered = 0;
@@ -56,7 +61,7 @@ export async function matchLines(s: AppServices, lines: readonly BatchLine[]) {
       continue;
     }
     try {
-      const r = presentMatch(await matchPart(s.engine, view, line));
+      const r = presentMatch(await matchPart(deps.engine, view, line));
       results.push({ index, ...r });
       answered++;
       parts += r.results.length;

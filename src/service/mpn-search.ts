@@ -5,7 +5,7 @@
 import { mpnIdentity } from '../catalog/mpn.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import { searchMpn, type MpnTier } from '../search/mpn.ts';
-import type { AppServices } from './app-services.ts';
+import type { SearchDeps } from './deps.ts';
 
 const TIER_ORDER: Record<MpnTier, number> = { exact: 0, variant: 1, prefix: 2, infix: 3, fuzzy: 4 };
 const STATUS_ORDER: Record<string, number> = { active: 0, engineering_sample: 1, nrnd: 2, ltb: 3, unknown: 4, obsolete: 5 };
@@ -34,10 +34,13 @@ export function orderCandidates(cands: { id: number; tier: MpnTier; stem?: numbe
     .map((x) => x.p);
 }
 
-/** MPN search (REST GET /v1/parts/search and GraphQL supSearchMpn): at most 10 parts, best first. */
-export async function mpnSearch(s: AppServices, mpn: string): Promise<PartRecord[]> {
-  const cands = await searchMpn(s.engine, mpn, { limit: 10, stems: true });
-  return orderCandidates(cands, await s.engine.getParts(cands.map((c) => c.id)), 10, mpn);
+/** Most candidates an MPN search answers (SPEC.md: up to 10). */
+export const MPN_RESULTS = 10;
+
+/** MPN search: at most MPN_RESULTS parts, best first. */
+export async function mpnSearch(deps: Pick<SearchDeps, 'engine'>, mpn: string): Promise<PartRecord[]> {
+  const cands = await searchMpn(deps.engine, mpn, { limit: MPN_RESULTS, stems: true });
+  return orderCandidates(cands, await deps.engine.getParts(cands.map((c) => c.id)), MPN_RESULTS, mpn);
 }
 
 /** The `mpn` of an MPN search (also GraphQL supSearchMpn's). */

@@ -2,19 +2,16 @@
  * Parametric search and facets (REST POST /v1/parts/search and /v1/parts/search/facets, GraphQL
  * supSearch and its aggregations): free text plus PartFilters; facets count over the whole filtered set.
  */
-import type { AuthState } from '../accounts/port.ts';
 import { toEngineFilters, type PartFiltersInput } from '../search/filters.ts';
-import type { AppServices } from './app-services.ts';
-import { visibleLists } from './lists.ts';
+import type { CatalogDeps, SearchDeps } from './deps.ts';
+import { visibleLists, type ListViewer } from './lists.ts';
+
+/** Where a request holds its PartFilters: validation errors start their `loc` with it. */
+export type FiltersAt = (string | number)[];
 
 /** The request's PartFilters as engine filters (lists: those visible to the account); errors name `loc`. */
-export async function filtersFor(
-  s: AppServices,
-  account: AuthState['account'],
-  f: PartFiltersInput | undefined,
-  loc: (string | number)[] = ['body', 'filters'],
-) {
-  const view = await s.catalog.get();
+export async function filtersFor(deps: CatalogDeps, account: ListViewer, f: PartFiltersInput | undefined, loc: FiltersAt = ['body', 'filters']) {
+  const view = await deps.catalog.get();
   const lists = new Set(visibleLists(view?.lists ?? [], account).map((l) => l.list_id));
   return { view, filters: toEngineFilters(f, view, view?.specUnits ?? new Map(), loc, lists) };
 }
@@ -27,10 +24,10 @@ export interface ParametricRequest {
 }
 
 /** Parametric search (REST POST /v1/parts/search and GraphQL supSearch): a page of parts and the total. */
-export async function parametricSearch(s: AppServices, account: AuthState['account'], req: ParametricRequest, loc?: (string | number)[]) {
-  const { filters } = await filtersFor(s, account, req.filters, loc);
-  const r = await s.engine.textSearch({ text: req.query?.trim() || null, filters, limit: req.limit, offset: req.offset });
-  return { total: r.total, parts: await s.engine.getParts(r.hits.map((h) => h.id)) };
+export async function parametricSearch(deps: SearchDeps, account: ListViewer, req: ParametricRequest, loc?: FiltersAt) {
+  const { filters } = await filtersFor(deps, account, req.filters, loc);
+  const r = await deps.engine.textSearch({ text: req.query?.trim() || null, filters, limit: req.limit, offset: req.offset });
+  return { total: r.total, parts: await deps.engine.getParts(r.hits.map((h) => h.id)) };
 }
 
 export interface FacetsRequest {
@@ -41,13 +38,13 @@ export interface FacetsRequest {
 }
 
 /** Facets of a filtered set (REST POST /v1/parts/search/facets and GraphQL supSearch aggregations). */
-export async function facetCounts(s: AppServices, account: AuthState['account'], req: FacetsRequest, loc?: (string | number)[]) {
-  const { view, filters } = await filtersFor(s, account, req.filters, loc);
+export async function facetCounts(deps: SearchDeps, account: ListViewer, req: FacetsRequest, loc?: FiltersAt) {
+  const { view, filters } = await filtersFor(deps, account, req.filters, loc);
   const text = req.query?.trim() || null;
   // One aggregation pass when the caller names the specs; a second only to bucket the set's top 10.
-  const first = await s.engine.facets({ text, filters, size: req.size, ...(req.specs ? { specValues: req.specs } : {}) });
+  const first = await deps.engine.facets({ text, filters, size: req.size, ...(req.specs ? { specValues: req.specs } : {}) });
   const names: string[] = req.specs ?? Object.keys(first.specNames).slice(0, 10);
-  const f = req.specs || names.length === 0 ? first : await s.engine.facets({ text, filters, specValues: names, size: req.size });
+  const f = req.specs || names.length === 0 ? first : await deps.engine.facets({ text, filters, specValues: names, size: req.size });
   const specs = Object.fromEntries(
     names.map((n) => [n, { parts: first.specNames[n] ?? 0, ...(f.specValues[n] ?? { values: [], min: null, max: null, unit: null }) }]),
   );

@@ -6,7 +6,7 @@ import { legacySlug, mpnSlug } from '../catalog/mpn.ts';
 import { legacyIds, partId } from '../catalog/normalise.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import type { AppServices } from './app-services.ts';
+import type { SearchDeps } from './deps.ts';
 
 /** Parts with escaped slugs read per manufacturer when a pre-escape slug is asked for (the most of one maker in the 582k catalogue: 995). */
 const LEGACY_SCAN_MAX = 10_000;
@@ -17,7 +17,15 @@ const LEGACY_SCAN_MAX = 10_000;
  * as given (old slugs were matched exactly first too); either in another case; the MPN as written
  * ("MCP6002T-I/SN", URL-encoded), by its key. A manufacturer alias or another case resolves too.
  */
-export function partResolver(s: AppServices): (manufacturer: string, mpn: string) => Promise<{ part: PartRecord; canonical: boolean } | null> {
+export type PartResolver = (manufacturer: string, mpn: string) => Promise<ResolvedPart | null>;
+
+/** A part found by slugs; `canonical`: the slugs given are its own (REST answers 200, else a 308 to them). */
+export interface ResolvedPart {
+  part: PartRecord;
+  canonical: boolean;
+}
+
+export function partResolver(deps: SearchDeps): PartResolver {
   /** Manufacturer slug as given, or the canonical one it resolves to (case, alias), from the cached snapshot. */
   function canonicalManufacturer(view: CatalogView | null, given: string): string | null {
     const registry = view?.manufacturers;
@@ -39,19 +47,19 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
     // A fallback for what would be a 404: should the engine refuse the lookup (an OpenSearch cluster that
     // disallows wildcard queries), the answer stays the 404.
     if (slug.includes('~')) return null;
-    const escaped = await s.engine.escapedSlugs(mfr, slug.slice(0, slug.indexOf('_')).toLowerCase(), LEGACY_SCAN_MAX).catch(() => null);
+    const escaped = await deps.engine.escapedSlugs(mfr, slug.slice(0, slug.indexOf('_')).toLowerCase(), LEGACY_SCAN_MAX).catch(() => null);
     if (!escaped || escaped.length >= LEGACY_SCAN_MAX) return null;
     const olds = escaped.map((x) => ({ id: x.id, old: legacySlug(x.mpn_slug) }));
     let same = olds.filter((x) => x.old === slug);
     if (same.length === 0 && anyCase) same = olds.filter((x) => x.old.toLowerCase() === slug.toLowerCase());
     if (same.length !== 1) return null;
-    return (await s.engine.getParts([same[0]!.id]))[0] ?? null;
+    return (await deps.engine.getParts([same[0]!.id]))[0] ?? null;
   }
 
   return async (manufacturer, mpn) => {
-    const view = await s.catalog.get();
+    const view = await deps.catalog.get();
     const mfr = canonicalManufacturer(view, manufacturer);
-    let found = mfr ? await s.engine.getPartBySlug(mfr, mpn) : null;
+    let found = mfr ? await deps.engine.getPartBySlug(mfr, mpn) : null;
     let asWritten = false;
     if (mfr && !found?.exact && mpn.includes('_')) {
       const old = await oldSlugPart(mfr, mpn, found === null);
@@ -60,7 +68,7 @@ export function partResolver(s: AppServices): (manufacturer: string, mpn: string
     if (mfr && !found && mpnSlug(mpn) !== mpn) {
       // By its identity, as the ingest identifies parts: any case of any letter ("r16ω" is R16Ω, whose
       // slug escapes Ω's bytes, not ω's).
-      const [part] = await s.engine.getParts([partId(mfr, mpn, legacyIds(view?.meta.features))]);
+      const [part] = await deps.engine.getParts([partId(mfr, mpn, legacyIds(view?.meta.features))]);
       if (part) found = { part, exact: false };
       asWritten = true;
     }

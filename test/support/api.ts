@@ -1,21 +1,21 @@
-/** A real API over a real SQLite engine (small fixture), SQLite accounts and the in-process throttle. */
+/**
+ * A real API, composed as the service composes itself (src/composition.ts createServices) over a data
+ * dir of its own: SQLite or OpenSearch (an index prefix of its own) holding the small fixture, SQLite
+ * accounts and jobs, the in-process throttle, lexical-only search.
+ */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createMemoryThrottle, createSqliteAccountStore } from '../../src/accounts/index.ts';
 import type { Capability } from '../../src/accounts/port.ts';
-import { createTokenService } from '../../src/accounts/tokens.ts';
+import type { AiProvider } from '../../src/ai/port.ts';
+import { closeServices, createServices, workerDeps } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
-import type { AppServices } from '../../src/service/app-services.ts';
-import { silentLogger, type Logger } from '../../src/log.ts';
-import { createCatalogProvider } from '../../src/catalog/view.ts';
-import { tempDir } from './fixtures.ts';
-import type { AiProvider } from '../../src/ai/port.ts';
-import { createLocalProvider } from '../../src/ai/local.ts';
-import { createSqliteJobStore } from '../../src/jobs/sqlite-store.ts';
 import { startRunner } from '../../src/jobs/runner.ts';
-import { jobsDeps } from '../../src/jobs/service.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
+import type { AppServices } from '../../src/service/app-services.ts';
+import { tempDir } from './fixtures.ts';
 import { startServer } from './server.ts';
 import { ingestCatalog, ingestSmallFixture, type CatalogFiles } from './small-engine.ts';
 
@@ -44,11 +44,14 @@ export async function makeEngine(kind: EngineKind, dir: string): Promise<{ engin
   if (kind === 'sqlite') return { engine: createSqliteEngine({ file: path.join(dir, 'p.db') }), drop: async () => {} };
   const { createOpenSearchEngine } = await import('../../src/engines/opensearch/engine.ts');
   const url = process.env.OPENSEARCH_URL!;
-  const prefix = `pstest-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const prefix = ownPrefix();
   const engine = createOpenSearchEngine({ url, prefix });
   await engine.init();
   return { engine, drop: async () => void (await fetch(`${url}/${prefix}-*`, { method: 'DELETE' })) };
 }
+
+/** An OpenSearch index prefix no other test run uses. */
+const ownPrefix = () => `pstest-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A test API over the small fixture with its lists, or over `catalog` when given. */
 export async function startTestApi(
@@ -58,24 +61,19 @@ export async function startTestApi(
   opts: { provider?: AiProvider; log?: Logger; workers?: number } = {},
 ): Promise<TestApi> {
   const dir = tempDir();
-  const { engine, drop } = await makeEngine(kind, dir);
-  if (catalog) await ingestCatalog(engine, catalog);
-  else await ingestSmallFixture(engine, true);
-  const services: AppServices = {
-    config: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', ...env }),
-    engine,
-    catalog: createCatalogProvider(engine),
-    embedder: null,
-    embedderMessage: 'no embedding model configured: lexical-only search',
-    log: opts.log ?? silentLogger,
-    accounts: createSqliteAccountStore({ file: path.join(dir, 'accounts.db'), pepper: Buffer.from('test-pepper') }),
-    tokens: createTokenService({ pepper: Buffer.from('test-pepper') }),
-    throttle: createMemoryThrottle(),
-    jobs: { store: createSqliteJobStore({ file: path.join(dir, 'jobs.db') }), provider: createLocalProvider(), tokenBudget: 20_000 },
-  };
-  if (opts.provider) services.jobs.provider = opts.provider;
+  const prefix = ownPrefix();
+  const config = loadConfig({
+    PARTSEARCH_DATA_DIR: dir,
+    EMBEDDING_MODEL_DIR: 'none',
+    PARTSEARCH_KEY_PEPPER: 'test-pepper',
+    ...(kind === 'opensearch' ? { SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: process.env.OPENSEARCH_URL!, OPENSEARCH_INDEX_PREFIX: prefix } : {}),
+    ...env,
+  });
+  const services = await createServices(config, { log: opts.log ?? silentLogger, aiProvider: opts.provider });
+  if (catalog) await ingestCatalog(services.engine, catalog);
+  else await ingestSmallFixture(services.engine, true);
   // Jobs run in this process, as with the embedded default's JOB_WORKERS (none with `workers: 0`: jobs stay queued).
-  const runner = opts.workers === 0 ? null : startRunner(jobsDeps(services), { concurrency: opts.workers ?? 2 });
+  const runner = opts.workers === 0 ? null : startRunner(workerDeps(services), { concurrency: opts.workers ?? 2 });
   const server = await startServer(services);
   let n = 0;
   return {
@@ -109,11 +107,9 @@ export async function startTestApi(
     async close() {
       await runner?.stop();
       await server.close();
-      await services.jobs.store.close();
-      await services.engine.close();
-      await drop();
-      await services.accounts.close();
-      await services.throttle.close();
+      await closeServices(services);
+      if (kind === 'opensearch') await fetch(`${config.opensearchUrl}/${prefix}-*`, { method: 'DELETE' });
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner } from '../../src/jobs/runner.ts';
-import { jobsDeps } from '../../src/jobs/service.ts';
+import { workerDeps } from '../../src/composition.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { parseSse } from '../support/sse.ts';
 import { ended, until } from '../support/wait.ts';
@@ -58,7 +58,7 @@ describe('the stream of a queued job', () => {
     // A comment, which no EventSource shows as an event: creating a job emits none (SPEC.md Events, rule 4).
     expect(first).toBe(`: job ${job.job_id} is queued\n\n`);
     // A worker starts: the events follow on the same stream, numbered from 1.
-    const runner = startRunner(jobsDeps(api.services), { concurrency: 1 });
+    const runner = startRunner(workerDeps(api.services), { concurrency: 1 });
     try {
       let text = first;
       for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);

@@ -16,6 +16,7 @@ import type { SearchEngine } from '../../src/engines/port.ts';
 import type { JobRecord, JobStore } from '../../src/jobs/port.ts';
 import { startRunner } from '../../src/jobs/runner.ts';
 import { cancelJob, createJob, type JobsDeps } from '../../src/jobs/service.ts';
+import { candidateFinder } from '../../src/service/services.ts';
 import { createSqliteJobStore } from '../../src/jobs/sqlite-store.ts';
 import { silentLogger } from '../../src/log.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -41,8 +42,7 @@ function depsWith(store: JobStore, provider: AiProvider): JobsDeps {
     store,
     provider,
     engine,
-    embedder: null,
-    catalog: createCatalogProvider(engine),
+    findCandidates: candidateFinder({ engine, embedder: null, catalog: createCatalogProvider(engine) }),
     accounts,
     billing: loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none' }).billing,
     tokenBudget: 20_000,

@@ -1,8 +1,8 @@
 /** GET /v1/parts/agentic-search: natural-language part search (SPEC.md AgenticSearchResponse). Free, `parts:read`. */
 import { PART_STATUSES, type PartStatus } from '../../catalog/status.ts';
-import { agenticSearch } from '../../search/agentic.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
+import { statusFilter } from '../../service/agentic-search.ts';
 import type { AppServices } from '../../service/app-services.ts';
 
 export function agenticRoutes(s: AppServices): RouteSpec[] {
@@ -47,20 +47,11 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { query }) => {
-        // Whether the live index holds vectors comes from the cached snapshot: no engine round trip
-        // (engine.info() counts the parts) on this hot path.
-        const view = await s.catalog.get();
-        const vectors = (view?.meta.embedding.dims ?? null) !== null;
-        const statuses = (query.part_status as PartStatus[] | undefined)?.length
-          ? [...new Set(query.part_status as PartStatus[])]
-          : (['active'] as PartStatus[]);
-        const r = await agenticSearch(s.engine, s.embedder, vectors, {
+        const r = await s.parts.agentic({
           query: query.search_query as string,
           limit: query.limit as number,
           offset: query.offset as number,
-          filters: { status: statuses },
-          categories: view?.categoryMatcher(),
-          specNames: view?.specNameIndex(),
+          filters: { status: statusFilter(query.part_status as PartStatus[] | undefined) },
         });
         ctx.set('X-Search-Mode', r.retrieval === 'hybrid' ? 'hybrid' : 'lexical-only');
         return new JsonText(answerJson({ hits: r.parts.length, results: new PartsJson(r.parts), available_specs: r.availableSpecs }));

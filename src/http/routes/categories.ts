@@ -1,10 +1,7 @@
 /** Category browsing, detail and name matching (SPEC.md category endpoints). All free, `parts:read`. */
-import type { CategoryData } from '../../catalog/categories.ts';
-import { notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { presentCategory, presentNode, treeOf, trimSlashes } from '../../service/categories.ts';
 import { categoryNodeSchema, categoryRefSchema, categorySchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 export function categoryRoutes(s: AppServices): RouteSpec[] {
@@ -36,13 +33,8 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       },
       errors: [404],
       handler: async (ctx, { query }) => {
-        const tree = await treeOf(s);
-        const parent = query.parent === undefined ? undefined : trimSlashes(query.parent as string) || undefined;
-        if (parent !== undefined && !tree.get(parent)) throw notFound(`Category "${parent}"`);
-        let nodes: CategoryData[];
-        if (query.all) nodes = tree.flatten(parent);
-        else nodes = parent === undefined ? tree.roots() : tree.children(parent);
-        return { categories: nodes.map(presentNode), request_id: ctx.state.requestId };
+        const categories = await s.categories.browse({ parent: query.parent as string | undefined, all: query.all as boolean });
+        return { categories, request_id: ctx.state.requestId };
       },
     },
     {
@@ -65,11 +57,7 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       },
       errors: [404],
       handler: async (ctx, { params }) => {
-        const tree = await treeOf(s);
-        const slug = trimSlashes(params.slug as string);
-        const c = tree.get(slug);
-        if (!c) throw notFound(`Category "${slug}"`);
-        return { category: presentCategory(tree, c), request_id: ctx.state.requestId };
+        return { category: await s.categories.get(params.slug as string), request_id: ctx.state.requestId };
       },
     },
     {
@@ -84,17 +72,7 @@ export function categoryRoutes(s: AppServices): RouteSpec[] {
       body: matchRequestSchema,
       responses: { 200: { description: 'Matches, best first.', schema: matchResponseSchema('category', categoryRefSchema) } },
       handler: async (ctx, { body }) => {
-        const view = await s.catalog.get();
-        const results = view
-          ? view
-              .categoryMatcher()
-              .match(body.query, body.limit ?? 5)
-              .flatMap((m) => {
-                const ref = view.tree.ref(m.slug);
-                return ref ? [{ category: ref, confidence: m.confidence }] : [];
-              })
-          : [];
-        return { query: body.query, results, request_id: ctx.state.requestId };
+        return { query: body.query, results: await s.categories.match(body.query, body.limit ?? 5), request_id: ctx.state.requestId };
       },
     },
   ];

@@ -46,8 +46,8 @@ export function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last:
     try {
       do {
         again = false;
-        const now = await s.jobs.store.get(job.job_id);
-        const events = await s.jobs.store.events(job.job_id, last);
+        const now = await s.jobStore.get(job.job_id);
+        const events = await s.jobStore.events(job.job_id, last);
         for (const e of events) {
           if (ended) return;
           out.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -70,7 +70,7 @@ export function streamEvents(s: AppServices, ctx: Context, job: JobRecord, last:
   ctx.req.on('close', end);
   const follow = async () => {
     try {
-      const stop = await s.jobs.store.watch(job.job_id, () => void pump());
+      const stop = await s.jobStore.watch(job.job_id, () => void pump());
       if (ended) stop();
       else unwatch = stop;
     } catch (e) {

@@ -2,17 +2,15 @@
  * The asynchronous AI jobs (SPEC.md Job, Events): POST /v1/parts/discover and
  * POST /v1/parts/{manufacturer}/{mpn}/deep-dive create them (202, `ai:run`, paid: the credit hold of
  * jobs/service.ts); GET /v1/jobs/{job_id}, its SSE stream, GET /v1/jobs and POST cancel read and end
- * them (free, `ai:run`). A job is visible to every key of the account that created it and to no one
- * else: another account's job id answers 404, as an unknown one does. Body schemas: job-schemas.ts;
- * the event stream: job-stream.ts.
+ * them (free, `ai:run`). The use cases (service/jobs.ts) keep a job to the account that created it.
+ * Body schemas: job-schemas.ts; the event stream: job-stream.ts.
  */
 import type { Context } from 'koa';
-import { ApiError, notFound, validationError } from '../../errors.ts';
+import { validationError } from '../../errors.ts';
 import type { Deliverable } from '../../ai/port.ts';
 import { JOB_STATUSES, JOB_TYPES, UnknownCursorError, type JobRecord, type JobStatus, type JobType } from '../../jobs/port.ts';
-import { cancelJob, createJob, HoldRefused, jobsDeps, type DeepDiveInput, type DiscoverInput } from '../../jobs/service.ts';
-import { usd } from '../../accounts/billing.ts';
 import { partFiltersSchema, type PartFiltersInput } from '../../search/filters.ts';
+import type { JobRequest } from '../../service/jobs.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import { publicBaseUrl } from '../public-url.ts';
 import type { RouteSpec } from '../route.ts';
@@ -21,8 +19,6 @@ import type { AppServices } from '../../service/app-services.ts';
 import { jobSchema, jobSummarySchema, responseFormatSchema } from './job-schemas.ts';
 import { streamEvents } from './job-stream.ts';
 import type { JsonSchema } from '../validation.ts';
-import { filtersFor } from '../../service/parametric.ts';
-import { partResolver } from '../../service/part-detail.ts';
 
 /** The API's own absolute base: PUBLIC_BASE_URL when set, else the address the connection reached (never the Host header). */
 function baseUrl(s: AppServices, ctx: Context): string {
@@ -43,32 +39,19 @@ function present(s: AppServices, ctx: Context, j: JobRecord) {
   };
 }
 
-/** The caller's job, or 404 (unknown, past retention, or another account's). */
-async function ownJob(s: AppServices, ctx: Context, jobId: string): Promise<JobRecord> {
-  const job = await s.jobs.store.get(jobId);
-  if (!job || job.account_id !== (ctx.state.auth as AuthState).account.id) throw notFound(`Job ${jobId}`);
-  return job;
+/** Who starts a job (the admitted caller) and the links its results carry. */
+function jobRequest(s: AppServices, ctx: Context): JobRequest {
+  return { account: (ctx.state.auth as AuthState).account, requestId: ctx.state.requestId as string, baseUrl: baseUrl(s, ctx) };
 }
 
-/** Creates the job; a refused hold is the 402 a paid operation answers. */
-async function create(s: AppServices, ctx: Context, type: JobType, input: DiscoverInput | DeepDiveInput) {
-  const { account } = ctx.state.auth as AuthState;
-  let job: JobRecord;
-  try {
-    job = await createJob(jobsDeps(s), type, account.id, ctx.state.requestId as string, input);
-  } catch (e) {
-    if (!(e instanceof HoldRefused)) throw e;
-    if (e.reason === 'usage_limit_exceeded') throw new ApiError('usage_limit_exceeded', 'The monthly usage quota for ai tokens is exhausted.');
-    throw new ApiError(
-      'insufficient_credit',
-      `The account's credit (${usd(e.balance_micros).toFixed(6)} USD) does not cover this job's token budget (${s.jobs.tokenBudget} tokens, ${usd(e.amount_micros).toFixed(6)} USD held until the job ends).`,
-    );
-  }
-  s.log.info('job created', { job_id: job.job_id, type, account_id: account.id, request_id: job.request_id });
+/** A job just created: 202, its Location, the job. */
+function accepted(s: AppServices, ctx: Context, job: JobRecord) {
   ctx.status = 202;
   ctx.set('Location', `/v1/jobs/${job.job_id}`);
   return present(s, ctx, job);
 }
+
+const callerOf = (ctx: Context) => (ctx.state.auth as AuthState).account;
 
 /** Deliverables with their keys (the array index when absent) and formats (markdown when absent); duplicate keys or an enum without values are 422s. */
 function deliverablesOf(raw: { key?: string; question: string; response_format?: Deliverable['response_format'] }[]): Deliverable[] {
@@ -94,10 +77,9 @@ function deliverablesOf(raw: { key?: string; question: string; response_format?:
 }
 
 export function jobRoutes(s: AppServices): RouteSpec[] {
-  const resolvePart = partResolver(s);
   // Any id: one that no job has is a 404 like any unknown job, whatever its length.
   const jobIdParams: JsonSchema = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string', minLength: 1 } } };
-  const accepted = {
+  const acceptedResponse = {
     202: {
       description: 'The job, queued.',
       schema: jobSchema,
@@ -125,13 +107,12 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
           limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
         },
       },
-      responses: accepted,
+      responses: acceptedResponse,
       handler: async (ctx, { body }) => {
         const b = body as { requirements: string; filters?: PartFiltersInput; limit: number };
         if (b.requirements.trim() === '')
           throw validationError([{ loc: ['body', 'requirements'], msg: 'Must not be blank', type: 'blank', input: b.requirements }]);
-        const { filters } = await filtersFor(s, (ctx.state.auth as AuthState).account, b.filters);
-        return create(s, ctx, 'discover', { requirements: b.requirements.trim(), filters, limit: b.limit, base_url: baseUrl(s, ctx) });
+        return accepted(s, ctx, await s.jobs.discover(jobRequest(s, ctx), { requirements: b.requirements.trim(), filters: b.filters, limit: b.limit }));
       },
     },
     {
@@ -172,21 +153,13 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
           context: { type: ['object', 'null'], maxProperties: 50, description: 'Key/value context shared by all deliverables.' },
         },
       },
-      responses: accepted,
+      responses: acceptedResponse,
       errors: [404],
       handler: async (ctx, { params, body }) => {
         const b = body as { deliverables: Parameters<typeof deliverablesOf>[0]; context?: Record<string, unknown> | null };
         const deliverables = deliverablesOf(b.deliverables);
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
-        const found = await resolvePart(manufacturer, mpn);
-        if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
-        return create(s, ctx, 'deep_dive', {
-          part_id: found.part.id,
-          part_slug: found.part.slug,
-          deliverables,
-          context: b.context ?? null,
-          base_url: baseUrl(s, ctx),
-        });
+        return accepted(s, ctx, await s.jobs.deepDive(jobRequest(s, ctx), { manufacturer, mpn, deliverables, context: b.context ?? null }));
       },
     },
     {
@@ -219,7 +192,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
       handler: async (ctx, { query }) => {
         const q = query as { status?: JobStatus | 'active'; type?: JobType; limit: number; starting_after?: string };
         try {
-          const page = await s.jobs.store.list((ctx.state.auth as AuthState).account.id, {
+          const page = await s.jobs.list(callerOf(ctx), {
             status: q.status,
             type: q.type,
             limit: q.limit,
@@ -250,7 +223,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
       params: jobIdParams,
       responses: { 200: { description: 'The job.', schema: jobSchema } },
       errors: [404],
-      handler: async (ctx, { params }) => present(s, ctx, await ownJob(s, ctx, (params as { job_id: string }).job_id)),
+      handler: async (ctx, { params }) => present(s, ctx, await s.jobs.get(callerOf(ctx), (params as { job_id: string }).job_id)),
     },
     {
       method: 'GET',
@@ -275,7 +248,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
       responses: { 200: { description: 'The event stream (text/event-stream).', contentType: 'text/event-stream', schema: { type: 'string' } } },
       errors: [404],
       handler: async (ctx, { params }) => {
-        const job = await ownJob(s, ctx, (params as { job_id: string }).job_id);
+        const job = await s.jobs.get(callerOf(ctx), (params as { job_id: string }).job_id);
         const header = ctx.get('Last-Event-ID').trim();
         if (header !== '' && !/^\d{1,9}$/.test(header)) {
           throw validationError([
@@ -284,7 +257,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
         }
         const after = header === '' ? 0 : Number(header);
         // An id the job has not sent: resuming after it would skip the events that get its number later.
-        if (after > 0 && (await s.jobs.store.events(job.job_id, after - 1)).length === 0) {
+        if (after > 0 && (await s.jobStore.events(job.job_id, after - 1)).length === 0) {
           throw validationError([{ loc: ['header', 'Last-Event-ID'], msg: 'No event of this job has this id', type: 'unknown_event_id', input: header }]);
         }
         if (ctx.method === 'HEAD') {
@@ -320,8 +293,7 @@ export function jobRoutes(s: AppServices): RouteSpec[] {
       },
       errors: [404],
       handler: async (ctx, { params }) => {
-        const job = await ownJob(s, ctx, (params as { job_id: string }).job_id);
-        return { job_id: job.job_id, cancelled: await cancelJob(jobsDeps(s), job), request_id: ctx.state.requestId };
+        return { ...(await s.jobs.cancel(callerOf(ctx), (params as { job_id: string }).job_id)), request_id: ctx.state.requestId };
       },
     },
   ];

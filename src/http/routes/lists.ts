@@ -7,7 +7,6 @@ import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
 import { approvedListSchema } from './catalog-schemas.ts';
-import { NOTICE_NO_LISTS, NOTICE_NO_OWN_LISTS, presentList, visibleLists } from '../../service/lists.ts';
 
 export function listRoutes(s: AppServices): RouteSpec[] {
   return [
@@ -29,15 +28,7 @@ export function listRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx) => {
-        const { account } = ctx.state.auth as AuthState;
-        const view = await s.catalog.get();
-        const lists = visibleLists(view?.lists ?? [], account);
-        const hasOwn = lists.some((l) => l.kind === 'user');
-        return {
-          lists: lists.map(presentList),
-          notice: lists.length === 0 ? NOTICE_NO_LISTS : hasOwn ? null : NOTICE_NO_OWN_LISTS,
-          request_id: ctx.state.requestId,
-        };
+        return { ...(await s.lists.visible((ctx.state.auth as AuthState).account)), request_id: ctx.state.requestId };
       },
     },
   ];

@@ -1,9 +1,7 @@
 /** Manufacturer name matching and detail (SPEC.md manufacturer endpoints). Free, `parts:read`. */
-import { notFound } from '../../errors.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { presentManufacturer } from '../../service/manufacturers.ts';
 import { manufacturerSchema, matchRequestSchema, matchResponseSchema } from './catalog-schemas.ts';
 
 export function manufacturerRoutes(s: AppServices): RouteSpec[] {
@@ -19,17 +17,7 @@ export function manufacturerRoutes(s: AppServices): RouteSpec[] {
       body: matchRequestSchema,
       responses: { 200: { description: 'Matches, best first.', schema: matchResponseSchema('manufacturer', manufacturerSchema) } },
       handler: async (ctx, { body }) => {
-        const view = await s.catalog.get();
-        const results = view
-          ? view
-              .manufacturerMatcher()
-              .match(body.query, body.limit ?? 5)
-              .flatMap((m) => {
-                const mfr = view.manufacturers.get(m.slug);
-                return mfr ? [{ manufacturer: presentManufacturer(mfr), confidence: m.confidence }] : [];
-              })
-          : [];
-        return { query: body.query, results, request_id: ctx.state.requestId };
+        return { query: body.query, results: await s.manufacturers.match(body.query, body.limit ?? 5), request_id: ctx.state.requestId };
       },
     },
     {
@@ -48,10 +36,7 @@ export function manufacturerRoutes(s: AppServices): RouteSpec[] {
       },
       errors: [404],
       handler: async (ctx, { params }) => {
-        const view = await s.catalog.get();
-        const m = view?.manufacturers.get(params.manufacturer as string);
-        if (!m) throw notFound(`Manufacturer "${params.manufacturer}"`);
-        return { manufacturer: presentManufacturer(m), request_id: ctx.state.requestId };
+        return { manufacturer: await s.manufacturers.get(params.manufacturer as string), request_id: ctx.state.requestId };
       },
     },
   ];

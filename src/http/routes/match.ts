@@ -5,12 +5,11 @@
  */
 import { normaliseMpn } from '../../catalog/mpn.ts';
 import { validationError } from '../../errors.ts';
-import { matchPart } from '../../search/match.ts';
 import { partSearchResultSchema } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { batchLinesSchema, lineSchema, matchLines, presentMatch } from '../../service/match.ts';
+import { batchLinesSchema, lineSchema } from '../../service/match.ts';
 
 const matchResultSchema = {
   type: 'object',
@@ -54,7 +53,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         if (normaliseMpn(body.query as string) === '') {
           throw validationError([{ loc: ['body', 'query'], msg: 'The query has no letter or digit to match', type: 'value_error', input: body.query }]);
         }
-        return { ...presentMatch(await matchPart(s.engine, await s.catalog.get(), body)), request_id: ctx.state.requestId };
+        return { ...(await s.parts.match(body)), request_id: ctx.state.requestId };
       },
     },
     {
@@ -102,7 +101,7 @@ export function matchRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { body }) => {
-        const { results: out, answered } = await matchLines(s, body.lines);
+        const { results: out, answered } = await s.parts.matchBatch(body.lines);
         await ctx.state.charge('match_lines', answered);
         return { results: out, request_id: ctx.state.requestId };
       },

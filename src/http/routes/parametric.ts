@@ -7,7 +7,6 @@ import { JsonText, type RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
 import { partFiltersSchema } from '../../search/filters.ts';
-import { facetCounts, parametricSearch } from '../../service/parametric.ts';
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 
 /** Body of the parametric routes: optional free text and PartFilters, plus the route's own members. */
@@ -50,7 +49,7 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx, { body }) => {
-        const { total, parts } = await parametricSearch(s, (ctx.state.auth as AuthState).account, body);
+        const { total, parts } = await s.parts.parametric((ctx.state.auth as AuthState).account, body);
         return new JsonText(answerJson({ total, hits: parts.length, offset: body.offset, results: new PartsJson(parts), request_id: ctx.state.requestId }));
       },
     },
@@ -109,7 +108,7 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
           },
         },
       },
-      handler: async (ctx, { body }) => ({ ...(await facetCounts(s, (ctx.state.auth as AuthState).account, body)), request_id: ctx.state.requestId }),
+      handler: async (ctx, { body }) => ({ ...(await s.parts.facets((ctx.state.auth as AuthState).account, body)), request_id: ctx.state.requestId }),
     },
   ];
 }

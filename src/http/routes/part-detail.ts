@@ -9,10 +9,8 @@ import { partSearchResultSchema, presentPart } from '../../search/present.ts';
 import type { RouteSpec } from '../route.ts';
 import { requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { partResolver } from '../../service/part-detail.ts';
 
 export function partDetailRoutes(s: AppServices): RouteSpec[] {
-  const resolvePart = partResolver(s);
   return [
     {
       method: 'GET',
@@ -46,7 +44,7 @@ export function partDetailRoutes(s: AppServices): RouteSpec[] {
       errors: [404],
       handler: async (ctx, { params }) => {
         const { manufacturer, mpn } = params as { manufacturer: string; mpn: string };
-        const found = await resolvePart(manufacturer, mpn);
+        const found = await s.parts.resolve(manufacturer, mpn);
         if (!found) throw notFound(`Part ${manufacturer}/${mpn}`);
         if (!found.canonical) {
           ctx.status = 308;

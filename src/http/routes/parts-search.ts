@@ -5,7 +5,7 @@
 import { answerJson, partSearchResultSchema, PartsJson } from '../../search/present.ts';
 import { JsonText, type RouteSpec } from '../route.ts';
 import type { AppServices } from '../../service/app-services.ts';
-import { mpnSchema, mpnSearch } from '../../service/mpn-search.ts';
+import { mpnSchema } from '../../service/mpn-search.ts';
 
 export const partSearchResponseSchema = {
   type: 'object',
@@ -27,7 +27,7 @@ export function partsSearchRoutes(s: AppServices): RouteSpec[] {
       query: { type: 'object', required: ['mpn'], properties: { mpn: mpnSchema } },
       responses: { 200: { description: 'At most 10 candidates, best first.', schema: partSearchResponseSchema } },
       handler: async (_ctx, { query }) => {
-        const parts = await mpnSearch(s, query.mpn as string);
+        const parts = await s.parts.searchMpn(query.mpn as string);
         return new JsonText(answerJson({ hits: parts.length, results: new PartsJson(parts) }));
       },
     },

@@ -1,5 +1,4 @@
 /** GET /v1/usage: usage per class for the current billing period (UTC month), with its bounds. Free. */
-import { periodOf, usd } from '../../accounts/billing.ts';
 import { USAGE_CLASSES } from '../../accounts/port.ts';
 import type { AuthState } from '../middleware/guard.ts';
 import type { RouteSpec } from '../route.ts';
@@ -44,18 +43,7 @@ export function usageRoutes(s: AppServices): RouteSpec[] {
         },
       },
       handler: async (ctx) => {
-        const { account } = ctx.state.auth as AuthState;
-        const period = periodOf();
-        const u = await s.accounts.usage(account.id, period.key);
-        const fresh = await s.accounts.getAccount(account.id);
-        return {
-          period: { start: period.start, end: period.end },
-          usage: Object.fromEntries(USAGE_CLASSES.map((c) => [c, { units: u.by_class[c].units, amount_usd: usd(u.by_class[c].amount_micros) }])),
-          monthly_request_cap: s.config.billing.monthlyRequestCap,
-          balance_usd: usd(fresh?.balance_micros ?? account.balance_micros),
-          subscription: fresh?.subscription ?? account.subscription,
-          request_id: ctx.state.requestId,
-        };
+        return { ...(await s.usage.current((ctx.state.auth as AuthState).account)), request_id: ctx.state.requestId };
       },
     },
   ];
