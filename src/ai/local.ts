@@ -12,8 +12,9 @@
  */
 import type { PartRecord, PartSpec } from '../catalog/part.ts';
 import { formatSi, parseQuantity, parseWholeQuantity, type SiUnit } from '../catalog/units.ts';
-import { ROLES } from '../search/spec-roles.ts';
-import { QUALIFIERS, specNameKey, UNIT_NOUNS } from '../search/spec-vocabulary.ts';
+import { specAttributeId } from '../vocabulary/attributes.ts';
+import { QUALIFIERS, UNIT_NOUNS } from '../vocabulary/qualifiers.ts';
+import { role } from '../vocabulary/roles.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
 import type { AiProvider, AnswerRequest, Deliverable, ProviderAnswer, RankAnswer, RankRequest, Source } from './port.ts';
@@ -163,11 +164,12 @@ function nameScore(q: ReadonlySet<string>, name: string): number {
 }
 
 /**
- * Spec names the question's words name through the search vocabulary's qualifiers ("quiescent current"
- * -> the quiescent-current role, stored as "Standby current" by some makers; "drain current" -> "Id"),
- * when the quantity's unit is known: the requested unit, else a unit noun of the question ("current").
+ * Canonical attributes the question's words name through the search vocabulary's qualifiers ("quiescent
+ * current" -> the quiescent-current role: quiescent, supply and standby current, whatever the maker called
+ * them; "drain current" -> "Id"), when the quantity's unit is known: the requested unit, else a unit noun
+ * of the question ("current").
  */
-function roleNames(q: ReadonlySet<string>, unit: SiUnit | null): Set<string> {
+function roleAttributes(q: ReadonlySet<string>, unit: SiUnit | null): Set<string> {
   const units = new Set<SiUnit>(unit ? [unit] : [...q].flatMap((w) => (UNIT_NOUNS.has(w) ? [UNIT_NOUNS.get(w)!] : [])));
   const keys = new Set<string>();
   if (units.size === 0) return keys;
@@ -176,7 +178,7 @@ function roleNames(q: ReadonlySet<string>, unit: SiUnit | null): Set<string> {
     if (!roles) continue;
     for (const u of units) {
       const id = roles[u];
-      if (id) for (const n of ROLES[id].names) keys.add(specNameKey(n));
+      if (id) for (const a of role(id).attributes) keys.add(a);
     }
   }
   return keys;
@@ -185,13 +187,13 @@ function roleNames(q: ReadonlySet<string>, unit: SiUnit | null): Set<string> {
 function bestSpecs(p: PartRecord, d: Deliverable): PartSpec[] {
   const q = new Set(words(`${d.question} ${d.response_format.hint ?? ''} ${/^\d+$/.test(d.key) ? '' : d.key.replace(/[_-]+/g, ' ')}`));
   const unit = d.response_format.unit ? (parseQuantity(`1${d.response_format.unit}`)?.unit ?? null) : null;
-  const byRole = roleNames(q, unit);
+  const byRole = roleAttributes(q, unit);
   const options = d.response_format.type === 'enum' ? (d.response_format.enum_values ?? []).map((o) => o.toLowerCase()) : [];
   const scored = [...p.specs, ...fieldSpecs(p)]
     .map((s) => {
       let score = nameScore(q, s.name);
-      // The name a qualifier of the question stands for: as good as a two-word match of the name itself.
-      if (score === 0 && byRole.has(specNameKey(s.name))) score = 1.5;
+      // A spec of an attribute a qualifier of the question stands for: as good as a two-word match of its name.
+      if (score === 0 && byRole.has(specAttributeId(s) ?? '')) score = 1.5;
       // An enum question whose options include this spec's value, on a spec the question names in part
       // ("fixed or adjustable output?" and Output type = Fixed).
       if (score === 0 && options.includes(s.value.toLowerCase()) && words(s.name).some((w) => q.has(w))) score = 0.75;

@@ -36,6 +36,9 @@
 
 export type SiUnit = 'Ω' | 'F' | 'H' | 'V' | 'A' | 'W' | 'Hz' | '%' | '℃' | 's' | 'm' | 'ppm' | 'dB' | 'B' | 'bit';
 
+/** Every unit the parser returns. */
+export const SI_UNITS: readonly SiUnit[] = ['Ω', 'F', 'H', 'V', 'A', 'W', 'Hz', '%', '℃', 's', 'm', 'ppm', 'dB', 'B', 'bit'];
+
 /** One quantity; `value` is in SI base units. */
 export interface ParsedQuantity { value: number; unit: SiUnit | null }
 

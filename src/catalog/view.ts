@@ -9,7 +9,7 @@ import { createCategoryMatcher, type CategoryMatcher } from './match/categories.
 import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
 import type { SiUnit } from './units.ts';
-import { specNameIndex, type SpecNameIndex } from '../search/spec-retrieval.ts';
+import { namesByAttribute, type NamesByAttribute } from '../vocabulary/attributes.ts';
 
 export interface CatalogView {
   readonly meta: CatalogMeta;
@@ -24,8 +24,8 @@ export interface CatalogView {
   knowsUnitless(): boolean;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
-  /** The catalogue's spec names by specNameKey (agentic search's candidates by spec value). */
-  specNameIndex(): SpecNameIndex;
+  /** The catalogue's spec names by canonical attribute (agentic search's candidates by spec value). */
+  specNameIndex(): NamesByAttribute;
 }
 
 export interface CatalogProvider {
@@ -45,7 +45,7 @@ export function buildView(meta: CatalogMeta): CatalogView {
   const manufacturers = ManufacturerRegistry.from(meta.manufacturers);
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
-  let sn: SpecNameIndex | null = null;
+  let sn: NamesByAttribute | null = null;
   let un: ReadonlySet<string> | null = null;
   let knows: boolean | undefined;
   const specUnits = new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null]));
@@ -57,7 +57,7 @@ export function buildView(meta: CatalogMeta): CatalogView {
     specUnits,
     categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
-    specNameIndex: () => (sn ??= specNameIndex(specUnits.keys())),
+    specNameIndex: () => (sn ??= namesByAttribute(specUnits.keys(), (name) => specUnits.get(name))),
     unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.unitless === true).map((x) => x.name))),
     knowsUnitless: () => (knows ??= (meta.specs ?? []).some((x) => x.unitless !== undefined)),
   };

@@ -5,12 +5,13 @@
  * (constraintScore's checks, one at a time: satisfiesLoosely and meetsPackage). A judged part failing a constraint is either a
  * misreading of the query (a role, a unit, a package spelling) or data that disagrees with the text it
  * was judged on; either way the ranking puts that part below the parts that meet it. Relevance
- * engineers read the list to find vocabulary gaps: the summary counts the failures per spec name.
+ * engineers read the list to find vocabulary gaps: the summary counts the failures per attribute.
  */
 import type { PartRecord } from '../catalog/part.ts';
 import { meetsPackage } from '../search/ranking-keys.ts';
 import { satisfiesLoosely } from '../search/spec-match.ts';
 import { understandQuery, type SpecConstraint, type ValueConstraint } from '../search/understand.ts';
+import { specAttributeId } from '../vocabulary/attributes.ts';
 import type { RelevanceQuery } from './format.ts';
 
 export interface ConstraintMiss {
@@ -18,9 +19,9 @@ export interface ConstraintMiss {
   id: string;
   /** The judged part (grade 3). */
   slug: string;
-  /** What failed, as "<spec name> <kind> <value> [query text]", "<spec name> = <value> [query text]" or "package <codes>". */
+  /** What failed, as "<attribute> <kind> <value> [query text]", "<attribute> = <value> [query text]" or "package <codes>". */
   constraint: string;
-  /** The part's own specs under the constraint's names (or its package), as stored. */
+  /** The part's own specs under the constraint's attributes (or its package), as stored. */
   found: string;
 }
 
@@ -30,17 +31,16 @@ export interface MissesReport {
   /** Of those, the ones meeting every parsed constraint of their query. */
   meetingAll: number;
   misses: ConstraintMiss[];
-  /** Failures per constraint name (spec display name, or "package"), most first. */
+  /** Failures per constraint: its first attribute id, or "package"; most first. */
   byName: [string, number][];
 }
 
 const describe = (c: SpecConstraint | ValueConstraint): string =>
-  'unit' in c ? `${c.names[0]} ${c.kind} ${c.value}${c.unit ?? ''} [${c.source}]` : `${c.names[0]} = ${c.values.join(' | ')} [${c.source}]`;
+  'unit' in c ? `${c.attributes[0]} ${c.kind} ${c.value}${c.unit ?? ''} [${c.source}]` : `${c.attributes[0]} = ${c.values.join(' | ')} [${c.source}]`;
 
-function storedUnder(p: PartRecord, names: readonly string[]): string {
-  const keys = new Set(names.map((n) => n.toLowerCase()));
-  const held = p.specs.filter((s) => keys.has(s.name.toLowerCase())).map((s) => `${s.name}=${s.value}`);
-  return held.length ? held.join('; ') : '(none of these names)';
+function storedUnder(p: PartRecord, attributes: readonly string[]): string {
+  const held = p.specs.filter((s) => attributes.includes(specAttributeId(s) ?? '')).map((s) => `${s.name}=${s.value}`);
+  return held.length ? held.join('; ') : '(none of these attributes)';
 }
 
 /** Checks every grade-3 part of every agentic query; `part` looks a judged slug up in the index. */
@@ -60,7 +60,7 @@ export async function findMisses(queries: readonly RelevanceQuery[], part: (slug
         report.misses.push({ query: q.query, id: q.id, slug, constraint, found });
         byName.set(name, (byName.get(name) ?? 0) + 1);
       };
-      for (const c of [...u.specs, ...u.values]) if (!satisfiesLoosely(p.specs, c)) miss(c.names[0]!, describe(c), storedUnder(p, c.names));
+      for (const c of [...u.specs, ...u.values]) if (!satisfiesLoosely(p.specs, c)) miss(c.attributes[0]!, describe(c), storedUnder(p, c.attributes));
       if (u.packages.length && !meetsPackage(u, p)) miss('package', `package ${u.packages.join(' | ')}`, p.package ?? '(no package)');
       if (report.misses.length === before) report.meetingAll++;
     }

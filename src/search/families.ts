@@ -6,51 +6,7 @@
  * optocouplers and LEDs). Used by agentic ranking: a query that names a family wants that family first.
  */
 import type { PartRecord } from '../catalog/part.ts';
-import { GENERIC_FAMILIES, type Family } from './spec-vocabulary.ts';
-
-/** Words of category names (either catalogue's wording) that mark each family. */
-const FAMILY_CATEGORY: Record<Family, RegExp> = {
-  resistor: /resistor/i,
-  potentiometer: /potentiometer|trimmer|variable resistor/i,
-  thermistor: /thermistor|\bntc\b|\bptc\b/i,
-  varistor: /varistor/i,
-  capacitor: /capacitor|mlcc/i,
-  inductor: /inductor|choke/i,
-  'ferrite bead': /ferrite/i,
-  ldo: /\bldo\b|low drop/i,
-  regulator: /regulator/i,
-  'dc-dc': /dc-dc|dc\/dc|dc to dc|switching regulator|\bbuck\b|\bboost\b/i,
-  'voltage reference': /voltage reference/i,
-  mosfet: /mosfet/i,
-  bjt: /\bbjt\b|bipolar/i,
-  transistor: /transistor|mosfet|\bbjt\b|igbt/i,
-  igbt: /igbt/i,
-  'op amp': /operational amplifier|op amp|opamp/i,
-  comparator: /comparator/i,
-  amplifier: /amplifier/i,
-  diode: /diode|rectifier/i,
-  schottky: /schottky/i,
-  zener: /zener/i,
-  tvs: /\btvs\b|\besd\b|transient|surge/i,
-  'bridge rectifier': /bridge/i,
-  led: /\bleds?\b|light emitting/i,
-  crystal: /(?<!liquid )\bcrystals?\b|resonator/i,
-  oscillator: /oscillator/i,
-  mcu: /\bmcus?\b|microcontroller/i,
-  memory: /\bmemory\b(?!\s*(?:card|connector))|eeprom|\bflash\b|sram|dram/i,
-  adc: /\badcs?\b|analog to digital|a\/d/i,
-  dac: /\bdacs?\b|digital to analog|d\/a/i,
-  sensor: /sensor/i,
-  optocoupler: /optocoupler|photocoupler|optoisolator/i,
-  'gate driver': /gate driv/i,
-  logic: /\blogic\b|\bgates\b|buffer|inverter|flip.?flop|\blatch(?:es)?\b/i,
-  fuse: /fuse/i,
-  relay: /relay/i,
-  connector: /connector|header|terminal|socket/i,
-  switch: /\bswitch(?:es)?\b/i,
-  buzzer: /buzzer/i,
-  transformer: /transformer/i,
-};
+import { FAMILY_CATEGORY, GENERIC_FAMILIES, type Family } from '../vocabulary/families.ts';
 
 /**
  * The families a match is judged on: the specific ones named ("zener diode" -> zener). A generic
@@ -61,7 +17,8 @@ export function familiesToMatch(families: readonly Family[]): Family[] {
   return [...new Set(families.filter((f) => !GENERIC_FAMILIES.has(f)))];
 }
 
-const PATTERNS = Object.values(FAMILY_CATEGORY);
+/** Words of category names (either catalogue's wording) that mark each family: families.json `category`. */
+const PATTERNS = [...FAMILY_CATEGORY.values()];
 /** Category slug -> the text families are judged on (the leaf name, or the whole path). */
 const judgedText = new Map<string, string>();
 
@@ -80,5 +37,5 @@ function categoryText(c: NonNullable<PartRecord['category']>): string {
 export function inFamily(families: readonly Family[], p: Pick<PartRecord, 'category' | 'description'>): boolean | null {
   if (families.length === 0) return null;
   const text = p.category ? categoryText(p.category) : p.description;
-  return families.some((f) => FAMILY_CATEGORY[f].test(text));
+  return families.some((f) => FAMILY_CATEGORY.get(f)?.test(text) ?? false);
 }

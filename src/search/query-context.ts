@@ -5,7 +5,14 @@
  */
 import type { SiUnit } from '../catalog/units.ts';
 import type { Item, Scan, Tok } from './query-scan.ts';
-import { CONTEXT_BARE_UNIT, GENERIC_FAMILIES, QUALIFIERS, type Family } from './spec-vocabulary.ts';
+import { CONTEXT_BARE_UNIT, family, GENERIC_FAMILIES, type Family } from '../vocabulary/families.ts';
+import { QUALIFIERS } from '../vocabulary/qualifiers.ts';
+
+const RESISTOR = family('resistor');
+const POTENTIOMETER = family('potentiometer');
+const CAPACITOR = family('capacitor');
+const INDUCTOR = family('inductor');
+const MCU = family('mcu');
 
 const DEFAULT_PREFIX_UNIT: ReadonlyMap<string, SiUnit> = new Map<string, SiUnit>([
   ['p', 'F'],
@@ -26,7 +33,7 @@ const PLAUSIBLE_PREFIXES: Readonly<Partial<Record<SiUnit, string>>> = {
 export function inferUnit(q: { prefix: string | null; rNote: boolean }, ctx: Family | null, explicit: boolean): SiUnit | null {
   const bare = explicit && ctx !== null ? (CONTEXT_BARE_UNIT[ctx] ?? null) : null;
   if (q.rNote) return bare === 'H' ? 'H' : 'Ω';
-  if (q.prefix === null) return explicit && (ctx === 'resistor' || ctx === 'potentiometer') ? 'Ω' : null; // "220 resistor"
+  if (q.prefix === null) return explicit && (ctx === RESISTOR || ctx === POTENTIOMETER) ? 'Ω' : null; // "220 resistor"
   if (bare !== null && (PLAUSIBLE_PREFIXES[bare] ?? '').includes(q.prefix)) return bare;
   return DEFAULT_PREFIX_UNIT.get(q.prefix) ?? null;
 }
@@ -48,7 +55,7 @@ export function bareValueUnit(
     for (const k of [it.end + 1, it.start - 1]) {
       const t = toks[k];
       if (t === undefined || t.state === 'used' || QUALIFIERS.get(t.low)?.B === undefined) continue;
-      return ctx === 'mcu' || t.low === 'ram' || t.low === 'sram' ? 'B' : 'bit';
+      return ctx === MCU || t.low === 'ram' || t.low === 'sram' ? 'B' : 'bit';
     }
   }
   return inferUnit(q, ctx, explicit);
@@ -70,12 +77,12 @@ export function inferContext(s: Scan): Family | null {
     if (u !== null) typed.add(u);
     else if (untyped === null) untyped = inferUnit(it.single ?? { prefix: it.range?.prefix ?? null, rNote: false }, null, false);
   }
-  if (typed.has('F')) return 'capacitor';
-  if (typed.has('H')) return 'inductor';
-  if (typed.has('Ω')) return 'resistor';
+  if (typed.has('F')) return CAPACITOR;
+  if (typed.has('H')) return INDUCTOR;
+  if (typed.has('Ω')) return RESISTOR;
   // A clock and a memory size ("80MHz 128KB"): a microcontroller, so the size is its program memory.
-  if (typed.has('Hz') && typed.has('B')) return 'mcu';
-  if (untyped === 'F') return 'capacitor';
-  if (untyped === 'Ω') return 'resistor';
+  if (typed.has('Hz') && typed.has('B')) return MCU;
+  if (untyped === 'F') return CAPACITOR;
+  if (untyped === 'Ω') return RESISTOR;
   return null;
 }

@@ -4,8 +4,15 @@
  * Which spec a quantity means is decided in understand.ts.
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
-import { CHIP_SIZES, FAMILY_WORDS, LETTER_PACKAGES, LONGEST_PHRASE, NAMED_PACKAGES, PACKAGE_FAMILIES, QUALIFIERS, SUBTYPE_PHRASES, VALUE_WORDS, type ConstraintKind, type Family, type ValueWord } from './spec-vocabulary.ts';
+import { FAMILY_WORDS, SUBTYPE_PHRASES, type Family } from '../vocabulary/families.ts';
+import { CHIP_SIZES, LETTER_PACKAGES, NAMED_PACKAGES, PACKAGE_FAMILIES } from '../vocabulary/packages.ts';
+import { QUALIFIERS } from '../vocabulary/qualifiers.ts';
+import type { ConstraintKind } from '../vocabulary/roles.ts';
+import { VALUE_WORDS, type ValueWord } from '../vocabulary/value-words.ts';
 import { readSuffix, parseQty, combine, parseRangeToken, type Qty, type Range } from './query-quantities.ts';
+
+/** Longest family or value phrase, in words: the scan tries phrases this long first. */
+const LONGEST_PHRASE = Math.max(...[...FAMILY_WORDS.keys(), ...VALUE_WORDS.keys()].map((k) => k.split(' ').length));
 
 /** Only the start of a query is read: part searches are short, and this bounds the work on odd input. */
 const MAX_CHARS = 512;

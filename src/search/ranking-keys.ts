@@ -8,7 +8,8 @@ import type { PartRecord } from '../catalog/part.ts';
 import { inFamily } from './families.ts';
 import { namedCategoryScore } from './named-categories.ts';
 import { holdsExactValue, holdsValue, meetsTarget, readings } from './spec-match.ts';
-import { packageForms, type Family } from './spec-vocabulary.ts';
+import type { Family } from '../vocabulary/families.ts';
+import { packageForms } from '../vocabulary/packages.ts';
 import { perObject, perRecord } from './record-memo.ts';
 import type { QueryUnderstanding } from './understand.ts';
 

@@ -1,12 +1,14 @@
 /**
  * Whether a part's stored specs meet the constraints understand.ts read from a query: spec constraints
  * (a quantity with an acceptance window, compared in SI units) and value constraints (text values such
- * as X7R or a tolerance). Names compare by `specNameKey`. `satisfies` is the strict reading (the
- * relevance measure), `satisfiesLoosely` the ranking's (a quantity under a spec name the vocabulary does
- * not know counts by its unit).
+ * as X7R or a tolerance). A stored spec counts for a constraint when its canonical attribute (assigned at
+ * ingest, src/vocabulary/attributes.ts) is one of the constraint's, whatever the catalogue named it.
+ * `satisfies` is the strict reading (the relevance measure), `satisfiesLoosely` the ranking's (a quantity
+ * under a spec name the vocabulary does not know counts by its unit).
  */
 import { normaliseUnit, parseSpecValue, type SiUnit } from '../catalog/units.ts';
-import { specNameKey, VALUE_ALIASES } from './spec-vocabulary.ts';
+import { specAttributeId } from '../vocabulary/attributes.ts';
+import { VALUE_ALIASES } from '../vocabulary/value-words.ts';
 import type { SpecConstraint, ValueConstraint } from './understand.ts';
 import { SAME_NUMBER } from '../engines/same-number.ts';
 
@@ -17,29 +19,23 @@ export interface StoredSpec {
   min: number | null;
   max: number | null;
   unit: string | null;
+  /** Canonical attribute id stored at ingest; absent on records stored before (assigned from the name). */
+  attribute?: string | null;
 }
 
-const keyCache = new Map<string, string>();
-function nameKeyCached(name: string): string {
-  let k = keyCache.get(name);
-  if (k === undefined) {
-    k = specNameKey(name);
-    if (keyCache.size > 4096) keyCache.clear();
-    keyCache.set(name, k);
-  }
-  return k;
-}
-
-/** Keys of a constraint's spec names, built once per constraint (evaluate runs per part of the pool). */
-const nameKeySets = new WeakMap<readonly string[], Set<string>>();
-function nameKeys(names: readonly string[]): Set<string> {
-  let out = nameKeySets.get(names);
-  if (!out) {
-    out = new Set<string>();
-    for (const n of names) out.add(nameKeyCached(n));
-    nameKeySets.set(names, out);
-  }
+/** A constraint's attributes as a set, built once per constraint (evaluate runs per part of the pool). */
+const attributeSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function attributeSet(attributes: readonly string[]): ReadonlySet<string> {
+  let out = attributeSets.get(attributes);
+  if (!out) attributeSets.set(attributes, (out = new Set(attributes)));
   return out;
+}
+
+/** Whether a stored spec is under one of the attributes (a malformed spec is under none). */
+function under(s: StoredSpec, attributes: ReadonlySet<string>): boolean {
+  if (s === null || typeof s !== 'object' || typeof s.name !== 'string') return false;
+  const a = specAttributeId(s);
+  return a !== null && attributes.has(a);
 }
 
 /** Float noise of unit conversions: the tolerance the engines' value filters use too. */
@@ -118,9 +114,9 @@ function valueMatches(s: StoredSpec, c: ValueConstraint): boolean | null {
 }
 
 /**
- * Whether a part's spec satisfies a constraint: true (a spec under one of its names matches), false (specs
- * under its names exist but none matches) or null (the part has no spec under any of its names, or none
- * with a comparable value). Names compare by `specNameKey`.
+ * Whether a part's spec satisfies a constraint: true (a spec under one of its attributes matches), false
+ * (specs under its attributes exist but none matches) or null (the part has no spec under any of its
+ * attributes, or none with a comparable value).
  *
  * SpecConstraint: the spec's [min,max] (a single value: [v,v]; read from the display string when no
  * number is stored) overlaps [lo,hi]; so `at_least` means max >= value and `at_most` means min <= value.
@@ -128,10 +124,10 @@ function valueMatches(s: StoredSpec, c: ValueConstraint): boolean | null {
  * ("1 N-channel"); a tolerance "±1%" is met by any tolerance of at most 1%.
  */
 export function evaluate(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean | null {
-  const keys = nameKeys(c.names);
+  const attributes = attributeSet(c.attributes);
   let seen = false;
   for (const s of specs) {
-    if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !keys.has(nameKeyCached(s.name))) continue;
+    if (!under(s, attributes)) continue;
     if ('values' in c) {
       const m = valueMatches(s, c);
       if (m === true) return true;
@@ -147,8 +143,8 @@ export function evaluate(specs: readonly StoredSpec[], c: SpecConstraint | Value
 }
 
 /**
- * For ranking: `satisfies`, or, when the part has no spec of the constraint's names, any spec stored
- * with the constraint's SI unit whose number meets it. Catalogues name the same quantity many ways
+ * For ranking: `satisfies`, or, when the part has no spec of the constraint's attributes, any spec
+ * stored with the constraint's SI unit whose number meets it. Catalogues name the same quantity many ways
  * ("Current rating - power (max)", "Rated current"); a part holding the asked value under a name the
  * vocabulary does not know still counts. Quantities only (text values stay by name).
  */
@@ -226,10 +222,10 @@ export function holdsValue(specs: readonly StoredSpec[], c: SpecConstraint): boo
 export function holdsExactValue(specs: readonly StoredSpec[], c: ValueConstraint): boolean {
   // Only tolerances ("±1%") have a tighter value that also meets them; the ranking asks for every candidate.
   if (!c.values.some((v) => PERCENT_VALUE_RE.test(v))) return false;
-  const keys = nameKeys(c.names);
+  const attributes = attributeSet(c.attributes);
   try {
     for (const s of specs) {
-      if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !keys.has(nameKeyCached(s.name))) continue;
+      if (!under(s, attributes)) continue;
       for (const target of c.values) {
         const pct = PERCENT_VALUE_RE.exec(target);
         if (pct === null) continue;
@@ -243,11 +239,8 @@ export function holdsExactValue(specs: readonly StoredSpec[], c: ValueConstraint
   return false;
 }
 
-/** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit}). */
-export function satisfies(
-  specs: readonly { name: string; value: string; num: number | null; min: number | null; max: number | null; unit: string | null }[],
-  c: SpecConstraint | ValueConstraint,
-): boolean {
+/** Whether a part's specs satisfy a constraint (specs as stored: {name, value, num, min, max, unit, attribute}). */
+export function satisfies(specs: readonly StoredSpec[], c: SpecConstraint | ValueConstraint): boolean {
   try {
     return evaluate(specs, c) === true;
   } catch {

@@ -19,8 +19,8 @@
  *   3. context: the families named (most specific first-named), else inferred from the values
  *      ("X7R" or a typed F -> capacitor, H -> inductor, Ω -> resistor, "4u7" -> capacitor, "4k7" -> resistor,
  *      a typed Hz and B together -> microcontroller).
- *   4. resolve each quantity to a role (spec-vocabulary.ts): unit (typed or inferred) + adjacent qualifier
- *      word ("vin", "esr", "ram"...) + family context -> spec names, comparison and window.
+ *   4. resolve each quantity to a role (src/vocabulary/roles.ts): unit (typed or inferred) + adjacent qualifier
+ *      word ("vin", "esr", "ram"...) + family context -> canonical attributes, comparison and window.
  *   5. whatever is left: MPN-like tokens (normaliseMpn) and free-text terms.
  *
  * Traps handled: "0603"/"1206" are packages, never 603 Ω; "1n4148"/"2n7002" are MPNs, not 1.4148 nF (an
@@ -33,17 +33,20 @@
  * the unit of bare values: query-context.ts.
  */
 import type { SiUnit } from '../catalog/units.ts';
-import { CONTEXT_BARE_UNIT, QUALIFIERS, UNIT_NOUNS, type ConstraintKind, type Family } from './spec-vocabulary.ts';
+import { CONTEXT_BARE_UNIT, CONTEXT_ROLES, family, MAGNITUDE_ROLES, PAIRED_ROLES, type Family } from '../vocabulary/families.ts';
+import { QUALIFIERS, UNIT_NOUNS } from '../vocabulary/qualifiers.ts';
+import { DEFAULT_ROLES, role as roleOf, roleId as knownRole, type ConstraintKind, type RoleId, type SpecRole } from '../vocabulary/roles.ts';
 import { bareValueUnit, inferContext, pickContext } from './query-context.ts';
 import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, use, type Item, type Scan, type Tok } from './query-scan.ts';
 import type { Qty } from './query-quantities.ts';
-import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId, type SpecRole } from './spec-roles.ts';
-
-export { specNameKey } from './spec-vocabulary.ts';
 
 export interface SpecConstraint {
-  /** Spec display names this constraint applies to, best first (e.g. ["Resistance"]; ["Capacitance"]; ["Voltage Rated", "Voltage - Rated", "Rated Voltage", "Voltage"]). */
-  names: string[];
+  /**
+   * Canonical attribute ids (vocabulary/attributes.json) this constraint applies to, best first (e.g.
+   * ["resistance"]; ["voltage_rating", "voltage_rating_dc", "voltage_rating_ac", "voltage"] for a
+   * capacitor's voltage): a part's spec counts when its attribute is one of them, whatever its name.
+   */
+  attributes: string[];
   unit: SiUnit | null;
   /**
    * Target in SI and an acceptance window: a part satisfies the constraint when its spec [min,max] overlaps
@@ -62,7 +65,8 @@ export interface SpecConstraint {
 
 /** A text spec value: dielectric X7R/X5R/C0G(NP0), tolerance "±1%", channel "N-Channel"... */
 export interface ValueConstraint {
-  names: string[];
+  /** Canonical attribute ids whose values are compared, best first. */
+  attributes: string[];
   values: string[];
   source: string;
 }
@@ -97,7 +101,17 @@ const DEFAULT_WINDOW = 0.01;
 
 /** Units whose values have no sign: "-10k" is a dash and 10 kΩ. */
 const UNSIGNED_UNITS: ReadonlySet<SiUnit> = new Set<SiUnit>(['Ω', 'F', 'H', 'Hz', 'W', 's', 'm', 'B', 'bit']);
-const PASSIVE_ROLES: ReadonlySet<RoleId> = new Set<RoleId>(['resistance', 'capacitance', 'inductance']);
+const PASSIVE_ROLES: ReadonlySet<RoleId> = new Set<RoleId>(['resistance', 'capacitance', 'inductance'].map(knownRole));
+const TOLERANCE = roleOf('tolerance');
+const INPUT_VOLTAGE = roleOf('input_voltage');
+const OUTPUT_VOLTAGE = roleOf('output_voltage');
+const EFFICIENCY = knownRole('efficiency');
+const TEMPERATURE = knownRole('temperature');
+const SUPPLY_VOLTAGE = knownRole('supply_voltage');
+/** Families whose "12V to 5V" is an input and an output voltage. */
+const REGULATORS: ReadonlySet<Family> = new Set(['ldo', 'regulator', 'dc-dc'].map(family));
+const DC_DC = family('dc-dc');
+const CONNECTOR = family('connector');
 /** Units whose meaning an *inferred* context may change (ratings); Ω/F/H/Hz keep their own role. */
 const RATING_UNITS: ReadonlySet<SiUnit> = new Set<SiUnit>(['V', 'A', 'W', 'ppm', 'B', 'bit', 's', 'm']);
 
@@ -116,7 +130,7 @@ function window(value: number, w: number): [number, number] {
 }
 
 function constraint(role: SpecRole, kind: ConstraintKind, value: number, lo: number, hi: number, source: string): SpecConstraint {
-  return { names: [...role.names], unit: role.unit, value, lo, hi, kind, source };
+  return { attributes: [...role.attributes], unit: role.unit, value, lo, hi, kind, source };
 }
 
 /**
@@ -215,25 +229,25 @@ function resolveItem(
   const fromContext =
     qual === null &&
     it.op === null &&
-    !(ROLES[roleId] as SpecRole).unpaired &&
+    !roleOf(roleId).unpaired &&
     unit !== '%' &&
     (sized || roleId === (ctx !== null ? (CONTEXT_ROLES[ctx]?.[unit] ?? DEFAULT_ROLES[unit]) : DEFAULT_ROLES[unit]));
   // percentages: a tolerance (a value constraint) unless clearly an efficiency ("90%")
   if (unit === '%' && qual === null) {
     if (q !== null && isTolerance(q)) {
-      values.push({ names: [...ROLES.tolerance.names], values: [`±${fmt(Math.abs(q.value))}%`], source });
+      values.push({ attributes: [...TOLERANCE.attributes], values: [`±${fmt(Math.abs(q.value))}%`], source });
       return true;
     }
-    roleId = 'efficiency';
+    roleId = EFFICIENCY;
   }
-  const role: SpecRole = ROLES[roleId];
+  const role: SpecRole = roleOf(roleId);
 
   if (r !== null) {
     // "12V to 5V buck", "5V to 3.3V LDO": input then output
-    const reg = ctx === 'ldo' || ctx === 'regulator' || ctx === 'dc-dc';
-    if (reg && unit === 'V' && qual === null && it.op === null && (ctx === 'dc-dc' || r.first > r.second)) {
-      const vin: SpecRole = ROLES.inputVoltage;
-      const vout: SpecRole = ROLES.outputVoltage;
+    const reg = ctx !== null && REGULATORS.has(ctx);
+    if (reg && unit === 'V' && qual === null && it.op === null && (ctx === DC_DC || r.first > r.second)) {
+      const vin: SpecRole = INPUT_VOLTAGE;
+      const vout: SpecRole = OUTPUT_VOLTAGE;
       specs.push(constraint(vin, 'at_least', r.first, r.first, Infinity, source));
       const [lo, hi] = window(r.second, vout.window ?? DEFAULT_WINDOW);
       specs.push(constraint(vout, 'equals', r.second, lo, hi, source));
@@ -242,7 +256,7 @@ function resolveItem(
     // "-0.5V to 7V VCC": a supply range from just below zero to well above it is an absolute maximum rating,
     // not a range the part must operate across (a dual supply is written "±5V" or "-5V to 5V"): the part's
     // range need only overlap it. Input ranges ("-0.1V to 5.1V" common mode) keep the covering reading.
-    if (it.op === null && roleId === 'supplyVoltage' && r.lo < 0 && r.lo >= ABS_MAX_LOW_V && r.hi >= -ABS_MAX_SPAN * r.lo) {
+    if (it.op === null && roleId === SUPPLY_VOLTAGE && r.lo < 0 && r.lo >= ABS_MAX_LOW_V && r.hi >= -ABS_MAX_SPAN * r.lo) {
       specs.push(constraint(role, 'equals', Number(((r.lo + r.hi) / 2).toPrecision(12)), r.lo, r.hi, source));
       return true;
     }
@@ -266,7 +280,7 @@ function resolveItem(
   const value = scale === 1 ? signed : Number((signed * scale).toPrecision(12));
   let kind: ConstraintKind;
   if (it.op !== null) kind = it.upTo && role.kind === 'at_least' ? 'at_least' : it.op;
-  else if (roleId === 'temperature') kind = value < 0 ? 'at_most' : 'at_least';
+  else if (roleId === TEMPERATURE) kind = value < 0 ? 'at_most' : 'at_least';
   else kind = role.kind;
   const w = PASSIVE_ROLES.has(roleId) && tolWindow !== null ? tolWindow : (role.window ?? DEFAULT_WINDOW);
   const c = valueConstraint(role, kind, value, w, source);
@@ -292,7 +306,7 @@ function pairByMagnitude(specs: SpecConstraint[], byContext: readonly SpecConstr
       [small!, pair[0]],
       [large!, pair[1]],
     ] as const) {
-      const r: SpecRole = ROLES[roleId];
+      const r: SpecRole = roleOf(roleId);
       specs[specs.indexOf(c)] = valueConstraint(r, r.kind, c.value, r.window ?? DEFAULT_WINDOW, c.source);
     }
   }
@@ -322,7 +336,7 @@ function understand(text: string): QueryUnderstanding {
   // "SMA connector": a connector type, not the diode package
   const packages: string[] = [];
   for (const p of s.packages) {
-    if (inContext.has('connector') && LETTER_PACKAGE_CODES.has(p.code)) use(toks, p.start, p.end, 'free');
+    if (inContext.has(CONNECTOR) && LETTER_PACKAGE_CODES.has(p.code)) use(toks, p.start, p.end, 'free');
     else packages.push(p.code);
   }
 
@@ -330,7 +344,7 @@ function understand(text: string): QueryUnderstanding {
   const values: ValueConstraint[] = [];
   for (const v of s.values) {
     if (v.word.requires !== undefined && !v.word.requires.some((f) => inContext.has(f))) continue;
-    values.push({ names: [...v.word.names], values: [...v.word.values], source: sourceOf(toks, { start: v.start, end: v.end } as Item) });
+    values.push({ attributes: [...v.word.attributes], values: [...v.word.values], source: sourceOf(toks, { start: v.start, end: v.end } as Item) });
     use(toks, v.start, v.end, 'used');
   }
 
@@ -375,8 +389,8 @@ function understand(text: string): QueryUnderstanding {
     terms: [...new Set(terms)],
     // A mounting word says nothing a named package does not ("smd fuse 2A 1206").
     unread: [...new Set(packages.length ? unread.filter((w) => !MOUNTING_WORDS.has(w)) : unread)],
-    specs: dedupe(specs, (c) => `${c.names[0]}|${c.kind}|${c.lo}|${c.hi}`),
-    values: dedupe(values, (v) => `${v.names[0]}|${v.values.join(',')}`),
+    specs: dedupe(specs, (c) => `${c.attributes[0]}|${c.kind}|${c.lo}|${c.hi}`),
+    values: dedupe(values, (v) => `${v.attributes[0]}|${v.values.join(',')}`),
     packages: [...new Set(packages)],
     mpns: [...new Set(mpns)],
     families: [...new Set(s.families)],

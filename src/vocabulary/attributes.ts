@@ -223,6 +223,26 @@ export function attributeByKey(key: string): CanonicalAttribute | undefined {
   return byId.get(key) ?? byShortname.get(key);
 }
 
+/** Attribute id -> the spec names a catalogue stores it under (a catalogue's own spellings of each attribute). */
+export type NamesByAttribute = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * A catalogue's spec names by canonical attribute, for engines that filter by name (index versions
+ * built before attributes were stored with each spec). `unitOf` gives a name's stored unit, for names
+ * the unit disambiguates; names without an attribute are left out.
+ */
+export function namesByAttribute(names: Iterable<string>, unitOf: (name: string) => string | null | undefined = () => null): NamesByAttribute {
+  const out = new Map<string, string[]>();
+  for (const name of names) {
+    const id = attributeIdOf(name, unitOf(name));
+    if (id === null) continue;
+    const list = out.get(id);
+    if (!list) out.set(id, [name]);
+    else if (!list.includes(name)) list.push(name);
+  }
+  return out;
+}
+
 /** An attribute in the Supply schema's SupAttribute shape (reference/nexar-supply.graphql). */
 export function toSupAttribute(a: Omit<CanonicalAttribute, 'names'>): SupAttributeShape {
   return {

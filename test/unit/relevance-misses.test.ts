@@ -17,7 +17,7 @@ describe('relevance misses (src/relevance/misses.ts) over the small fixture in S
     return (await engine.getPartBySlug(slug.slice(0, at), slug.slice(at + 1)))?.part ?? null;
   };
 
-  it('lists the parsed constraints each grade-3 part fails, with what it holds, and counts them by name', async () => {
+  it('lists the parsed constraints each grade-3 part fails, with what it holds, and counts them by attribute', async () => {
     const queries: RelevanceQuery[] = [
       {
         id: 'q1',
@@ -33,12 +33,12 @@ describe('relevance misses (src/relevance/misses.ts) over the small fixture in S
     expect(r.judged).toBe(3); // a part not in the index is skipped; grade 1 and MPN queries are not checked
     expect(r.meetingAll).toBe(1);
     expect(r.misses).toEqual([
-      { query: '10k 0603 resistor', id: 'q1', slug: 'yageo/RC0603FR-074K7L', constraint: 'Resistance equals 10000Ω [10k]', found: 'Resistance=4.7kΩ' },
+      { query: '10k 0603 resistor', id: 'q1', slug: 'yageo/RC0603FR-074K7L', constraint: 'resistance equals 10000Ω [10k]', found: 'Resistance=4.7kΩ' },
       { query: '10k 0402 resistor', id: 'q2', slug: 'yageo/RC0603FR-0710KL', constraint: 'package 0402', found: '0603' },
     ]);
     expect(r.byName).toEqual([
-      ['Resistance', 1],
       ['package', 1],
+      ['resistance', 1],
     ]);
     expect(formatMisses(r)).toContain('meeting every parsed constraint of their query: 1');
   });

@@ -15,8 +15,9 @@ describe('satisfiesLoosely (ranking) beside satisfies (the measure)', () => {
     expect(satisfiesLoosely([spec('Load current (power pins)', '1A', 1, 'A')], current)).toBe(false);
   });
 
-  it('keeps the named reading when the part has a spec of those names, and text values by name only', () => {
-    const named = [spec(current.names[0]!, '1A', 1, 'A'), spec('Something else', '5A', 5, 'A')];
+  it('keeps the named reading when the part has a spec of those attributes, and text values by attribute only', () => {
+    expect(current.attributes[0]).toBe('current_rating');
+    const named = [spec('Rated current', '1A', 1, 'A'), spec('Something else', '5A', 5, 'A')];
     expect(satisfiesLoosely(named, current)).toBe(false);
     const x7r = understandQuery('100nF X7R').values[0]!;
     expect(x7r).toBeDefined();

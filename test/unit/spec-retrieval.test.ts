@@ -1,4 +1,4 @@
-/** Candidates by spec value (src/search/spec-retrieval.ts): constraint names on the catalogue's names, ranges by kind. */
+/** Candidates by spec value (src/search/spec-retrieval.ts): constraint attributes on the catalogue's names, ranges by kind. */
 import { describe, expect, it } from 'vitest';
 import { specFilters, specNameIndex } from '../../src/search/spec-retrieval.ts';
 import { understandQuery } from '../../src/search/understand.ts';
@@ -6,7 +6,7 @@ import { understandQuery } from '../../src/search/understand.ts';
 const catalogue = specNameIndex(['Resistance', 'Allowable voltage', 'Voltage Rated', 'Capacitance', 'Tolerance', 'Drain to source voltage']);
 
 describe('spec filters of a query', () => {
-  it('matches constraint names to the catalogue names by key, every spelling the catalogue uses', () => {
+  it('turns constraint attributes into every spelling the catalogue stores them under', () => {
     expect(specNameIndex(['Voltage Rated', 'voltage rated', 'Voltage  Rated']).size).toBe(1);
     const [cap, volts] = specFilters(understandQuery('10uF 25V capacitor'), catalogue);
     expect(cap).toEqual({ name: ['Capacitance'], range: { gte: 9.9e-6, lte: 1.01e-5 }, unit: 'F' });

@@ -3,8 +3,6 @@ import { normaliseSpec } from '../../src/catalog/normalise.ts';
 import type { DumpPart, PartSpec } from '../../src/catalog/part.ts';
 import type { SiUnit } from '../../src/catalog/units.ts';
 import { generateSampleCatalogue } from '../../src/sample/generate.ts';
-import { QUALIFIERS, VALUE_WORDS, specNameKey } from '../../src/search/spec-vocabulary.ts';
-import { CONTEXT_ROLES, DEFAULT_ROLES, MAGNITUDE_ROLES, PAIRED_ROLES, ROLES, type RoleId } from '../../src/search/spec-roles.ts';
 import { evaluate, holdsValue, meetsTarget, satisfies } from '../../src/search/spec-match.ts';
 import { understandQuery, type QueryUnderstanding, type SpecConstraint, type ValueConstraint } from '../../src/search/understand.ts';
 import { constraintScore, exactValueHits, packageExact, targetHits, valueHits } from '../../src/search/ranking-keys.ts';
@@ -19,18 +17,18 @@ function near(a: number, b: number): boolean {
 }
 
 interface SpecRow {
-  /** names[0] */
-  name: string;
+  /** attributes[0] */
+  attribute: string;
   kind: SpecConstraint['kind'];
   value: number;
   unit?: SiUnit;
   lo?: number;
   hi?: number;
   source?: string;
-  /** another name the list must contain */
+  /** another attribute the list must contain */
   alsoNamed?: string;
 }
-interface ValueRow { name: string; values: string[]; source?: string }
+interface ValueRow { attribute: string; values: string[]; source?: string }
 interface Row {
   q: string;
   specs?: SpecRow[];
@@ -42,17 +40,17 @@ interface Row {
 }
 
 function checkSpec(u: QueryUnderstanding, got: SpecConstraint | undefined, want: SpecRow): void {
-  const label = `${u.text} -> ${want.name}`;
+  const label = `${u.text} -> ${want.attribute}`;
   expect(got, label).toBeDefined();
   const c = got as SpecConstraint;
-  expect(c.names[0], label).toBe(want.name);
+  expect(c.attributes[0], label).toBe(want.attribute);
   expect(c.kind, label).toBe(want.kind);
   expect(near(c.value, want.value), `${label}: value ${c.value} != ${want.value}`).toBe(true);
   if (want.unit !== undefined) expect(c.unit, label).toBe(want.unit);
   if (want.lo !== undefined) expect(near(c.lo, want.lo), `${label}: lo ${c.lo} != ${want.lo}`).toBe(true);
   if (want.hi !== undefined) expect(near(c.hi, want.hi), `${label}: hi ${c.hi} != ${want.hi}`).toBe(true);
   if (want.source !== undefined) expect(c.source, label).toBe(want.source);
-  if (want.alsoNamed !== undefined) expect(c.names, label).toContain(want.alsoNamed);
+  if (want.alsoNamed !== undefined) expect(c.attributes, label).toContain(want.alsoNamed);
   // window consistency for every kind
   if (c.kind === 'at_least') expect([c.lo, c.hi], label).toEqual([c.value, Infinity]);
   if (c.kind === 'at_most') expect([c.lo, c.hi], label).toEqual([-Infinity, c.value]);
@@ -63,11 +61,11 @@ function checkRow(row: Row): void {
   const u = understandQuery(row.q);
   expect(u.text).toBe(row.q);
   if (row.specs !== undefined) {
-    expect(u.specs.map((s) => `${s.names[0]} ${s.kind} ${s.value}`), row.q).toHaveLength(row.specs.length);
+    expect(u.specs.map((s) => `${s.attributes[0]} ${s.kind} ${s.value}`), row.q).toHaveLength(row.specs.length);
     row.specs.forEach((want, i) => checkSpec(u, u.specs[i], want));
   }
   if (row.values !== undefined) {
-    expect(u.values.map((v) => [v.names[0], v.values]), row.q).toEqual(row.values.map((v) => [v.name, v.values]));
+    expect(u.values.map((v) => [v.attributes[0], v.values]), row.q).toEqual(row.values.map((v) => [v.attribute, v.values]));
     row.values.forEach((v, i) => { if (v.source !== undefined) expect(u.values[i]?.source, row.q).toBe(v.source); });
   }
   if (row.packages !== undefined) expect(u.packages, row.q).toEqual(row.packages);
@@ -76,75 +74,75 @@ function checkRow(row: Row): void {
   if (row.terms !== undefined) expect(u.terms, row.q).toEqual(row.terms);
 }
 
-const tol = (p: string): ValueRow => ({ name: 'Tolerance', values: [p] });
-const dielectric = (...values: string[]): ValueRow => ({ name: 'Temperature Coefficient', values });
+const tol = (p: string): ValueRow => ({ attribute: 'tolerance', values: [p] });
+const dielectric = (...values: string[]): ValueRow => ({ attribute: 'temperature_coefficient', values });
 
 // ---------------------------------------------------------------- the query table
 
 const ROWS: Row[] = [
   {
     q: '10k 0603 1% resistor',
-    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, unit: 'Ω', lo: 9_900, hi: 10_100, source: '10k' }],
+    specs: [{ attribute: 'resistance', kind: 'equals', value: 10_000, unit: 'Ω', lo: 9_900, hi: 10_100, source: '10k' }],
     values: [{ ...tol('±1%'), source: '1%' }], packages: ['0603'], families: ['resistor'], mpns: [], terms: ['resistor'],
   },
   {
     q: '100nF 50V X7R',
     specs: [
-      { name: 'Capacitance', kind: 'equals', value: 1e-7, unit: 'F', lo: 9.9e-8, hi: 1.01e-7, source: '100nF' },
-      { name: 'Voltage Rated', kind: 'at_least', value: 50, unit: 'V', source: '50V', alsoNamed: 'Allowable voltage' },
+      { attribute: 'capacitance', kind: 'equals', value: 1e-7, unit: 'F', lo: 9.9e-8, hi: 1.01e-7, source: '100nF' },
+      { attribute: 'voltage_rating', kind: 'at_least', value: 50, unit: 'V', source: '50V' },
     ],
     values: [{ ...dielectric('X7R'), source: 'X7R' }], packages: [], families: [], mpns: [], terms: [],
   },
   {
     q: '3.3V LDO SOT-23-5',
-    specs: [{ name: 'Output Voltage', kind: 'equals', value: 3.3, unit: 'V', lo: 3.267, hi: 3.333, source: '3.3V' }],
+    specs: [{ attribute: 'output_voltage', kind: 'equals', value: 3.3, unit: 'V', lo: 3.267, hi: 3.333, source: '3.3V' }],
     values: [], packages: ['SOT-23-5'], families: ['ldo'], mpns: [], terms: ['ldo'],
   },
   {
     q: '4u7 16V',
     specs: [
-      { name: 'Capacitance', kind: 'equals', value: 4.7e-6, unit: 'F', source: '4u7' },
-      { name: 'Voltage Rated', kind: 'at_least', value: 16, unit: 'V', source: '16V' },
+      { attribute: 'capacitance', kind: 'equals', value: 4.7e-6, unit: 'F', source: '4u7' },
+      { attribute: 'voltage_rating', kind: 'at_least', value: 16, unit: 'V', source: '16V' },
     ],
     packages: [], families: [], mpns: [], terms: [],
   },
-  { q: '4k7', specs: [{ name: 'Resistance', kind: 'equals', value: 4_700, unit: 'Ω' }], mpns: [], terms: [] },
-  { q: '0R 0402', specs: [{ name: 'Resistance', kind: 'equals', value: 0, unit: 'Ω', lo: 0, hi: 0 }], packages: ['0402'] },
+  { q: '4k7', specs: [{ attribute: 'resistance', kind: 'equals', value: 4_700, unit: 'Ω' }], mpns: [], terms: [] },
+  { q: '0R 0402', specs: [{ attribute: 'resistance', kind: 'equals', value: 0, unit: 'Ω', lo: 0, hi: 0 }], packages: ['0402'] },
   {
     q: '2.2uH inductor 1A',
     specs: [
-      { name: 'Inductance', kind: 'equals', value: 2.2e-6, unit: 'H' },
-      { name: 'Current Rating', kind: 'at_least', value: 1, unit: 'A', alsoNamed: 'Rated current' },
+      { attribute: 'inductance', kind: 'equals', value: 2.2e-6, unit: 'H' },
+      { attribute: 'current_rating', kind: 'at_least', value: 1, unit: 'A' },
     ],
     families: ['inductor'], terms: ['inductor'],
   },
   {
     q: '16MHz crystal',
-    specs: [{ name: 'Frequency', kind: 'equals', value: 16e6, unit: 'Hz', lo: 15.84e6, hi: 16.16e6 }],
+    specs: [{ attribute: 'frequency', kind: 'equals', value: 16e6, unit: 'Hz', lo: 15.84e6, hi: 16.16e6 }],
     families: ['crystal'], terms: ['crystal'],
   },
   {
     q: '30V 5A N-channel MOSFET SOT-23',
     specs: [
-      { name: 'Drain Source Voltage (Vdss)', kind: 'at_least', value: 30, unit: 'V', alsoNamed: 'Drain to source voltage' },
-      { name: 'Continuous Drain Current (Id)', kind: 'at_least', value: 5, unit: 'A' },
+      { attribute: 'drain_source_voltage', kind: 'at_least', value: 30, unit: 'V' },
+      { attribute: 'drain_current', kind: 'at_least', value: 5, unit: 'A' },
     ],
-    values: [{ name: 'Type', values: ['N-Channel'], source: 'N-channel' }],
+    values: [{ attribute: 'type', values: ['N-Channel'], source: 'N-channel' }],
     packages: ['SOT-23'], families: ['mosfet'], mpns: [], terms: ['mosfet'],
   },
-  { q: '470k HV', specs: [{ name: 'Resistance', kind: 'equals', value: 470_000 }], terms: ['hv'], mpns: [] },
-  { q: '16k', specs: [{ name: 'Resistance', kind: 'equals', value: 16_000 }] },
+  { q: '470k HV', specs: [{ attribute: 'resistance', kind: 'equals', value: 470_000 }], terms: ['hv'], mpns: [] },
+  { q: '16k', specs: [{ attribute: 'resistance', kind: 'equals', value: 16_000 }] },
   { q: '0603', specs: [], packages: ['0603'], mpns: [], terms: [] },
   {
     q: '1206 resistor 220',
-    specs: [{ name: 'Resistance', kind: 'equals', value: 220, unit: 'Ω', source: '220' }],
+    specs: [{ attribute: 'resistance', kind: 'equals', value: 220, unit: 'Ω', source: '220' }],
     packages: ['1206'], families: ['resistor'], terms: ['resistor'],
   },
   {
     q: '-40 to 85C',
     specs: [
-      { name: 'Operating Temperature', kind: 'at_most', value: -40, unit: '℃', source: '-40 to 85C', alsoNamed: 'Operating temperature range' },
-      { name: 'Operating Temperature', kind: 'at_least', value: 85, unit: '℃', source: '-40 to 85C' },
+      { attribute: 'operating_temperature', kind: 'at_most', value: -40, unit: '℃', source: '-40 to 85C' },
+      { attribute: 'operating_temperature', kind: 'at_least', value: 85, unit: '℃', source: '-40 to 85C' },
     ],
     terms: [],
   },
@@ -157,169 +155,169 @@ const ROWS: Row[] = [
   {
     q: '>= 25V 10uF 0805 X5R',
     specs: [
-      { name: 'Voltage Rated', kind: 'at_least', value: 25, source: '25V' },
-      { name: 'Capacitance', kind: 'equals', value: 1e-5 },
+      { attribute: 'voltage_rating', kind: 'at_least', value: 25, source: '25V' },
+      { attribute: 'capacitance', kind: 'equals', value: 1e-5 },
     ],
     values: [dielectric('X5R')], packages: ['0805'],
   },
   {
     q: '10uF 25V max',
-    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-5 }, { name: 'Voltage Rated', kind: 'at_most', value: 25 }],
+    specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-5 }, { attribute: 'voltage_rating', kind: 'at_most', value: 25 }],
     terms: [],
   },
   {
     q: 'LDO 5V to 3.3V 500mA',
     specs: [
-      { name: 'Input Voltage (Max)', kind: 'at_least', value: 5, source: '5V to 3.3V' },
-      { name: 'Output Voltage', kind: 'equals', value: 3.3, source: '5V to 3.3V' },
-      { name: 'Output Current', kind: 'at_least', value: 0.5, source: '500mA' },
+      { attribute: 'max_input_voltage', kind: 'at_least', value: 5, source: '5V to 3.3V' },
+      { attribute: 'output_voltage', kind: 'equals', value: 3.3, source: '5V to 3.3V' },
+      { attribute: 'output_current', kind: 'at_least', value: 0.5, source: '500mA' },
     ],
     families: ['ldo'],
   },
   {
     q: '12V to 5V buck converter 2A',
     specs: [
-      { name: 'Input Voltage (Max)', kind: 'at_least', value: 12 },
-      { name: 'Output Voltage', kind: 'equals', value: 5 },
-      { name: 'Output Current', kind: 'at_least', value: 2 },
+      { attribute: 'max_input_voltage', kind: 'at_least', value: 12 },
+      { attribute: 'output_voltage', kind: 'equals', value: 5 },
+      { attribute: 'output_current', kind: 'at_least', value: 2 },
     ],
-    values: [{ name: 'Topology', values: ['Buck', 'Step-down'] }], families: ['dc-dc'], terms: ['converter'],
+    values: [{ attribute: 'topology', values: ['Buck', 'Step-down'] }], families: ['dc-dc'], terms: ['converter'],
   },
   {
     q: 'mcu 2.7-5.5V 64KB flash 72MHz',
     specs: [
-      { name: 'Supply Voltage', kind: 'at_most', value: 2.7, alsoNamed: 'Voltage - supply' },
-      { name: 'Supply Voltage', kind: 'at_least', value: 5.5 },
-      { name: 'Program Storage Size', kind: 'at_least', value: 64_000, unit: 'B' },
-      { name: 'CPU Maximum Speed', kind: 'at_least', value: 72e6, unit: 'Hz' },
+      { attribute: 'supply_voltage', kind: 'at_most', value: 2.7 },
+      { attribute: 'supply_voltage', kind: 'at_least', value: 5.5 },
+      { attribute: 'program_memory_size', kind: 'at_least', value: 64_000, unit: 'B' },
+      { attribute: 'cpu_speed', kind: 'at_least', value: 72e6, unit: 'Hz' },
     ],
     families: ['mcu'], terms: ['mcu'],
   },
   {
     q: '100R 1/4W',
     specs: [
-      { name: 'Resistance', kind: 'equals', value: 100, source: '100R' },
-      { name: 'Power(Watts)', kind: 'at_least', value: 0.25, unit: 'W', alsoNamed: 'Power' },
+      { attribute: 'resistance', kind: 'equals', value: 100, source: '100R' },
+      { attribute: 'power_rating', kind: 'at_least', value: 0.25, unit: 'W', alsoNamed: 'power' },
     ],
   },
   {
     q: '32.768k crystal 12.5pF ±20ppm',
     specs: [
-      { name: 'Frequency', kind: 'equals', value: 32_768, unit: 'Hz' },
-      { name: 'Load Capacitance', kind: 'equals', value: 12.5e-12, unit: 'F' },
-      { name: 'Frequency Tolerance', kind: 'at_most', value: 20, unit: 'ppm' },
+      { attribute: 'frequency', kind: 'equals', value: 32_768, unit: 'Hz' },
+      { attribute: 'load_capacitance', kind: 'equals', value: 12.5e-12, unit: 'F' },
+      { attribute: 'frequency_tolerance', kind: 'at_most', value: 20, unit: 'ppm' },
     ],
     values: [],
   },
-  { q: '4R7 inductor', specs: [{ name: 'Inductance', kind: 'equals', value: 4.7e-6, unit: 'H', source: '4R7' }] },
+  { q: '4R7 inductor', specs: [{ attribute: 'inductance', kind: 'equals', value: 4.7e-6, unit: 'H', source: '4R7' }] },
   {
     q: 'zener 5.1V 500mW SOD-123',
     specs: [
-      { name: 'Zener Voltage (Nom)', kind: 'equals', value: 5.1 },
-      { name: 'Power Dissipation (Pd)', kind: 'at_least', value: 0.5 },
+      { attribute: 'zener_voltage', kind: 'equals', value: 5.1 },
+      { attribute: 'power_dissipation', kind: 'at_least', value: 0.5 },
     ],
     packages: ['SOD-123'], families: ['zener'],
   },
   {
     q: 'red LED 0603 20mA',
-    specs: [{ name: 'Forward Current (If)', kind: 'at_least', value: 0.02 }],
-    values: [{ name: 'Emitted Color', values: ['Red'] }], packages: ['0603'], families: ['led'], terms: ['led'],
+    specs: [{ attribute: 'forward_current', kind: 'at_least', value: 0.02 }],
+    values: [{ attribute: 'emitted_color', values: ['Red'] }], packages: ['0603'], families: ['led'], terms: ['led'],
   },
   {
     q: 'schottky diode 40V 3A SMA',
     specs: [
-      { name: 'Reverse Voltage (Vr)', kind: 'at_least', value: 40, alsoNamed: 'Voltage - dc reverse (vr) (max)' },
-      { name: 'Average Rectified Current (Io)', kind: 'at_least', value: 3, alsoNamed: 'Rectified current' },
+      { attribute: 'reverse_voltage', kind: 'at_least', value: 40, alsoNamed: 'max_reverse_voltage' },
+      { attribute: 'rectified_current', kind: 'at_least', value: 3 },
     ],
     packages: ['SMA'], families: ['schottky', 'diode'],
   },
   {
     q: 'C0G(NP0) 10pF 0402',
-    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-11 }],
+    specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-11 }],
     values: [dielectric('C0G', 'NP0')], packages: ['0402'], terms: [],
   },
-  { q: 'cog 22pf', specs: [{ name: 'Capacitance', kind: 'equals', value: 22e-12 }], values: [dielectric('C0G', 'NP0')] },
+  { q: 'cog 22pf', specs: [{ attribute: 'capacitance', kind: 'equals', value: 22e-12 }], values: [dielectric('C0G', 'NP0')] },
   {
     q: '600R ferrite bead 0603',
-    specs: [{ name: 'Impedance @ Frequency', kind: 'equals', value: 600, unit: 'Ω' }],
+    specs: [{ attribute: 'impedance', kind: 'equals', value: 600, unit: 'Ω' }],
     families: ['ferrite bead'], packages: ['0603'],
   },
   {
     q: 'Rds(on) < 10mΩ mosfet',
-    specs: [{ name: 'Drain Source On Resistance (RDS(on)@Vgs,Id)', kind: 'at_most', value: 0.01, alsoNamed: 'Rds(on)' }],
+    specs: [{ attribute: 'rds_on', kind: 'at_most', value: 0.01 }],
     terms: ['mosfet'],
   },
   {
     q: 'esr 10mΩ 100uF',
-    specs: [{ name: 'Equivalent Series Resistance (ESR)', kind: 'at_most', value: 0.01 }, { name: 'Capacitance', kind: 'equals', value: 1e-4 }],
+    specs: [{ attribute: 'esr', kind: 'at_most', value: 0.01 }, { attribute: 'capacitance', kind: 'equals', value: 1e-4 }],
     terms: [],
   },
   {
     q: '10kΩ±1% 0402',
-    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, source: '10kΩ' }],
+    specs: [{ attribute: 'resistance', kind: 'equals', value: 10_000, source: '10kΩ' }],
     values: [{ ...tol('±1%'), source: '±1%' }], packages: ['0402'],
   },
   {
     q: '± 5% 10 k',
-    specs: [{ name: 'Resistance', kind: 'equals', value: 10_000, lo: 9_500, hi: 10_500, source: '10 k' }],
+    specs: [{ attribute: 'resistance', kind: 'equals', value: 10_000, lo: 9_500, hi: 10_500, source: '10 k' }],
     values: [{ ...tol('±5%'), source: '± 5%' }],
   },
-  { q: '1M 0.1% 1206', specs: [{ name: 'Resistance', kind: 'equals', value: 1e6, lo: 999_000, hi: 1_001_000 }], values: [tol('±0.1%')] },
+  { q: '1M 0.1% 1206', specs: [{ attribute: 'resistance', kind: 'equals', value: 1e6, lo: 999_000, hi: 1_001_000 }], values: [tol('±0.1%')] },
   {
     q: '100 nF 50 V',
-    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7, source: '100 nF' }, { name: 'Voltage Rated', kind: 'at_least', value: 50, source: '50 V' }],
+    specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-7, source: '100 nF' }, { attribute: 'voltage_rating', kind: 'at_least', value: 50, source: '50 V' }],
   },
   {
     q: '１００ｎＦ　５０Ｖ',
-    specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7 }, { name: 'Voltage Rated', kind: 'at_least', value: 50 }],
+    specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-7 }, { attribute: 'voltage_rating', kind: 'at_least', value: 50 }],
   },
-  { q: '0,1uF', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-7 }] },
-  { q: '1,000uF 35V electrolytic', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-3 }, { name: 'Voltage Rated', kind: 'at_least', value: 35 }], families: ['capacitor'] },
-  { q: '3V3 LDO', specs: [{ name: 'Output Voltage', kind: 'equals', value: 3.3 }] },
-  { q: '100MA LDO', specs: [{ name: 'Output Current', kind: 'at_least', value: 0.1 }] },
-  { q: '10UF 25V', specs: [{ name: 'Capacitance', kind: 'equals', value: 1e-5 }, { name: 'Voltage Rated', kind: 'at_least', value: 25 }] },
-  { q: '16mhz', specs: [{ name: 'Frequency', kind: 'equals', value: 16e6 }] },
+  { q: '0,1uF', specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-7 }] },
+  { q: '1,000uF 35V electrolytic', specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-3 }, { attribute: 'voltage_rating', kind: 'at_least', value: 35 }], families: ['capacitor'] },
+  { q: '3V3 LDO', specs: [{ attribute: 'output_voltage', kind: 'equals', value: 3.3 }] },
+  { q: '100MA LDO', specs: [{ attribute: 'output_current', kind: 'at_least', value: 0.1 }] },
+  { q: '10UF 25V', specs: [{ attribute: 'capacitance', kind: 'equals', value: 1e-5 }, { attribute: 'voltage_rating', kind: 'at_least', value: 25 }] },
+  { q: '16mhz', specs: [{ attribute: 'frequency', kind: 'equals', value: 16e6 }] },
   {
     q: 'npn transistor 40V 200mA SOT-23',
     specs: [
-      { name: 'Collector-Emitter Breakdown Voltage (Vceo)', kind: 'at_least', value: 40 },
-      { name: 'Collector Current (Ic)', kind: 'at_least', value: 0.2 },
+      { attribute: 'collector_emitter_voltage', kind: 'at_least', value: 40 },
+      { attribute: 'collector_current', kind: 'at_least', value: 0.2 },
     ],
-    values: [{ name: 'Type', values: ['NPN'] }], families: ['bjt', 'transistor'], packages: ['SOT-23'], terms: ['transistor'],
+    values: [{ attribute: 'type', values: ['NPN'] }], families: ['bjt', 'transistor'], packages: ['SOT-23'], terms: ['transistor'],
   },
-  { q: '5V relay', specs: [{ name: 'Coil Voltage', kind: 'equals', value: 5 }], families: ['relay'] },
+  { q: '5V relay', specs: [{ attribute: 'coil_voltage', kind: 'equals', value: 5 }], families: ['relay'] },
   {
     q: '90% efficiency buck 3A',
-    specs: [{ name: 'Efficiency', kind: 'at_least', value: 90, unit: '%' }, { name: 'Output Current', kind: 'at_least', value: 3 }],
+    specs: [{ attribute: 'efficiency', kind: 'at_least', value: 90, unit: '%' }, { attribute: 'output_current', kind: 'at_least', value: 3 }],
     terms: [],
   },
-  { q: '2.54mm header', specs: [{ name: 'Pitch', kind: 'equals', value: 0.00254, unit: 'm' }], families: ['connector'] },
-  { q: '12bit adc', specs: [{ name: 'Resolution (bits)', kind: 'at_least', value: 12, unit: 'bit' }], families: ['adc'] },
+  { q: '2.54mm header', specs: [{ attribute: 'pitch', kind: 'equals', value: 0.00254, unit: 'm' }], families: ['connector'] },
+  { q: '12bit adc', specs: [{ attribute: 'resolution', kind: 'at_least', value: 12, unit: 'bit' }], families: ['adc'] },
   {
     q: '-40°C ~ +125°C',
-    specs: [{ name: 'Operating Temperature', kind: 'at_most', value: -40 }, { name: 'Operating Temperature', kind: 'at_least', value: 125 }],
+    specs: [{ attribute: 'operating_temperature', kind: 'at_most', value: -40 }, { attribute: 'operating_temperature', kind: 'at_least', value: 125 }],
   },
   {
     q: '125C electrolytic 100uF',
-    specs: [{ name: 'Operating Temperature', kind: 'at_least', value: 125 }, { name: 'Capacitance', kind: 'equals', value: 1e-4 }],
+    specs: [{ attribute: 'operating_temperature', kind: 'at_least', value: 125 }, { attribute: 'capacitance', kind: 'equals', value: 1e-4 }],
   },
   {
     q: '470k 200V 1206',
-    specs: [{ name: 'Resistance', kind: 'equals', value: 470_000 }, { name: 'Voltage Rating', kind: 'at_least', value: 200, alsoNamed: 'Overload Voltage (Max)' }],
+    specs: [{ attribute: 'resistance', kind: 'equals', value: 470_000 }, { attribute: 'voltage_rating', kind: 'at_least', value: 200, alsoNamed: 'overload_voltage' }],
     packages: ['1206'],
   },
   {
     q: 'mcu 3.3V 8KB RAM',
-    specs: [{ name: 'Supply Voltage', kind: 'equals', value: 3.3 }, { name: 'RAM Size', kind: 'at_least', value: 8_000 }],
+    specs: [{ attribute: 'supply_voltage', kind: 'equals', value: 3.3 }, { attribute: 'ram_size', kind: 'at_least', value: 8_000 }],
     terms: ['mcu'],
   },
   {
     q: 'lm317 adjustable regulator TO-220',
-    specs: [], values: [{ name: 'Output Type', values: ['Adjustable'] }], packages: ['TO-220'], mpns: ['LM317'],
+    specs: [], values: [{ attribute: 'output_type', values: ['Adjustable'] }], packages: ['TO-220'], mpns: ['LM317'],
     families: ['regulator'], terms: ['lm317', 'regulator'],
   },
   { q: 'qfn32 soic8 sot-23-6 to220ab do214ac', packages: ['QFN-32', 'SOIC-8', 'SOT-23-6', 'TO-220AB', 'DO-214AC'], mpns: [], specs: [] },
-  { q: 'at least 100uF', specs: [{ name: 'Capacitance', kind: 'at_least', value: 1e-4, source: '100uF' }], terms: [] },
+  { q: 'at least 100uF', specs: [{ attribute: 'capacitance', kind: 'at_least', value: 1e-4, source: '100uF' }], terms: [] },
 ];
 
 describe('understandQuery: realistic queries', () => {
@@ -340,7 +338,7 @@ describe('understandQuery: engineering-notation traps', () => {
   });
 
   it('infers the unit of a bare prefixed value: u/n/p -> F, k/R/M -> Ω', () => {
-    expect(specOf('4u7')[0]).toMatchObject({ names: ['Capacitance'], unit: 'F', value: 4.7e-6 });
+    expect(specOf('4u7')[0]).toMatchObject({ attributes: ['capacitance'], unit: 'F', value: 4.7e-6 });
     expect(specOf('100n')[0]).toMatchObject({ unit: 'F', value: 1e-7 });
     expect(specOf('22p')[0]).toMatchObject({ unit: 'F', value: 22e-12 });
     expect(specOf('4k7')[0]).toMatchObject({ unit: 'Ω', value: 4700 });
@@ -350,9 +348,9 @@ describe('understandQuery: engineering-notation traps', () => {
   });
 
   it('lets a named family decide the unit of a bare value', () => {
-    expect(specOf('10u inductor')[0]).toMatchObject({ names: ['Inductance'], value: 1e-5 });
-    expect(specOf('16M crystal')[0]).toMatchObject({ names: ['Frequency', 'Nominal Frequency', 'Frequency (Nominal)'], value: 16e6 });
-    expect(specOf('10m shunt resistor')[0]).toMatchObject({ names: ['Resistance', 'Resistance (Ohms)'], value: 0.01 });
+    expect(specOf('10u inductor')[0]).toMatchObject({ attributes: ['inductance'], value: 1e-5 });
+    expect(specOf('16M crystal')[0]).toMatchObject({ attributes: ['frequency'], value: 16e6 });
+    expect(specOf('10m shunt resistor')[0]).toMatchObject({ attributes: ['resistance'], value: 0.01 });
     expect(specOf('220 capacitor')).toEqual([]);                       // a bare number is only a resistance
     expect(understandQuery('220 capacitor').terms).toEqual(['220', 'capacitor']);
     expect(specOf('1m')).toEqual([]);                                   // milli-what?
@@ -366,47 +364,47 @@ describe('understandQuery: engineering-notation traps', () => {
   });
 
   it('tells two quantities of one unit apart by magnitude where the family has two such specs', () => {
-    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
-    expect(roles('35V 12V TO-252 ldo')).toEqual(['Input Voltage (Max) at_least 35', 'Output Voltage equals 12']);
-    expect(roles('11.2V 6.5V tvs')).toEqual(['Clamping Voltage at_most 11.2', 'Reverse Stand-Off Voltage (Vrwm) equals 6.5']);
-    expect(roles('100mA 300mA 0603 resettable fuse')).toEqual(['Current - Hold (Ih) (Max) equals 0.1', 'Current - Trip (It) equals 0.3']);
-    expect(roles('3.75kV 1.25V optocoupler')).toEqual(['Isolation voltage(vrms) at_least 3750', 'Forward Voltage (Vf) equals 1.25']);
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.attributes[0]} ${c.kind} ${c.value}`);
+    expect(roles('35V 12V TO-252 ldo')).toEqual(['max_input_voltage at_least 35', 'output_voltage equals 12']);
+    expect(roles('11.2V 6.5V tvs')).toEqual(['clamping_voltage at_most 11.2', 'standoff_voltage equals 6.5']);
+    expect(roles('100mA 300mA 0603 resettable fuse')).toEqual(['hold_current equals 0.1', 'trip_current equals 0.3']);
+    expect(roles('3.75kV 1.25V optocoupler')).toEqual(['isolation_voltage at_least 3750', 'forward_voltage equals 1.25']);
     // A qualifier, a range or a single value keeps its own reading.
-    expect(roles('input 12V 5V ldo')).toEqual(['Input Voltage (Max) at_least 12', 'Output Voltage equals 5']);
-    expect(roles('output 12V 5V ldo')).toEqual(['Output Voltage equals 12', 'Output Voltage equals 5']); // the qualifier stands
-    expect(roles('hold 300mA 100mA fuse')).toEqual(['Current - Hold (Ih) (Max) equals 0.3', 'Current - Hold (Ih) (Max) equals 0.1']);
-    expect(roles('12V 5V 1A ldo')).toEqual(['Input Voltage (Max) at_least 12', 'Output Voltage equals 5', 'Output Current at_least 1']);
-    expect(roles('5V to 3.3V LDO')).toEqual(['Input Voltage (Max) at_least 5', 'Output Voltage equals 3.3']);
-    expect(roles('3.3V LDO')).toEqual(['Output Voltage equals 3.3']);
+    expect(roles('input 12V 5V ldo')).toEqual(['max_input_voltage at_least 12', 'output_voltage equals 5']);
+    expect(roles('output 12V 5V ldo')).toEqual(['output_voltage equals 12', 'output_voltage equals 5']); // the qualifier stands
+    expect(roles('hold 300mA 100mA fuse')).toEqual(['hold_current equals 0.3', 'hold_current equals 0.1']);
+    expect(roles('12V 5V 1A ldo')).toEqual(['max_input_voltage at_least 12', 'output_voltage equals 5', 'output_current at_least 1']);
+    expect(roles('5V to 3.3V LDO')).toEqual(['max_input_voltage at_least 5', 'output_voltage equals 3.3']);
+    expect(roles('3.3V LDO')).toEqual(['output_voltage equals 3.3']);
   });
 
   it('reads an op amp quantity by its size: offset voltage, input bias or quiescent current', () => {
-    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
-    expect(roles('10pA 5uV op amp')).toEqual(['Input Bias Current (Ib) at_most 1e-11', 'Input Offset Voltage (Vos) at_most 0.000005']);
-    expect(roles('1uA 1.6mV operational amplifier')).toEqual(['Quiescent Current (Iq) at_most 0.000001', 'Input Offset Voltage (Vos) at_most 0.0016']);
-    expect(roles('op amp 20mA 5V')).toEqual(['Output Current at_least 0.02', 'Supply Voltage equals 5']);
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.attributes[0]} ${c.kind} ${c.value}`);
+    expect(roles('10pA 5uV op amp')).toEqual(['input_bias_current at_most 1e-11', 'input_offset_voltage at_most 0.000005']);
+    expect(roles('1uA 1.6mV operational amplifier')).toEqual(['quiescent_current at_most 0.000001', 'input_offset_voltage at_most 0.0016']);
+    expect(roles('op amp 20mA 5V')).toEqual(['output_current at_least 0.02', 'supply_voltage equals 5']);
   });
 
   it('reads a diode current under 1 mA as its reverse leakage, and a value with test conditions as the value', () => {
-    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.names[0]} ${c.kind} ${c.value}`);
-    expect(roles('500mW 100nA@16V SOD-80 zener diodes')).toEqual(['Power Dissipation (Pd) at_least 0.5', 'Reverse Leakage Current (Ir) at_most 1e-7']);
-    expect(roles('1A 10uA@200V DFM bridge rectifiers')).toEqual(['Average Rectified Current (Io) at_least 1', 'Reverse Leakage Current (Ir) at_most 0.00001']);
-    expect(roles('500nA 3.3V esd')).toEqual(['Reverse Leakage Current (Ir) at_most 5e-7', 'Reverse Stand-Off Voltage (Vrwm) equals 3.3']);
-    expect(roles('2A schottky')).toEqual(['Average Rectified Current (Io) at_least 2']);
+    const roles = (q: string) => understandQuery(q).specs.map((c) => `${c.attributes[0]} ${c.kind} ${c.value}`);
+    expect(roles('500mW 100nA@16V SOD-80 zener diodes')).toEqual(['power_dissipation at_least 0.5', 'reverse_leakage_current at_most 1e-7']);
+    expect(roles('1A 10uA@200V DFM bridge rectifiers')).toEqual(['rectified_current at_least 1', 'reverse_leakage_current at_most 0.00001']);
+    expect(roles('500nA 3.3V esd')).toEqual(['reverse_leakage_current at_most 5e-7', 'standoff_voltage equals 3.3']);
+    expect(roles('2A schottky')).toEqual(['rectified_current at_least 2']);
     // "3.8ns@5V,50pF": a propagation delay measured at 5 V into 50 pF, not a 50 pF constraint
-    expect(roles('32mA 3.8ns@5V,50pF gates')).toEqual(['Current - output low(iol) at_least 0.032', 'Propagation Delay at_most 3.8e-9']);
+    expect(roles('32mA 3.8ns@5V,50pF gates')).toEqual(['output_current_low at_least 0.032', 'propagation_delay at_most 3.8e-9']);
     expect(understandQuery('2V@(500mA) ldo').specs.map((c) => c.value)).toEqual([2]);
     // spaced conditions; a condition ends at a comma not followed by a digit, ";" or a space
-    expect(roles('100nA @ 16V zener')).toEqual(['Reverse Leakage Current (Ir) at_most 1e-7']);
-    expect(roles('100nA @16V zener')).toEqual(['Reverse Leakage Current (Ir) at_most 1e-7']);
+    expect(roles('100nA @ 16V zener')).toEqual(['reverse_leakage_current at_most 1e-7']);
+    expect(roles('100nA @16V zener')).toEqual(['reverse_leakage_current at_most 1e-7']);
     expect(understandQuery('100nA@16V,SOD-323 zener').packages).toEqual(['SOD-323']);
     expect(understandQuery('1uA@5V;SOD-123 zener').packages).toEqual(['SOD-123']);
     expect(understandQuery('10uF@25V,0805 capacitor').packages).toEqual(['0805']);      // a chip size is not a condition
     expect(understandQuery('1A @ SOT-23 diode').packages).toEqual(['SOT-23']);          // nor a package after a spaced "@"
-    expect(roles('2V@(500 mA) ldo')).toEqual(['Output Voltage equals 2']);
+    expect(roles('2V@(500 mA) ldo')).toEqual(['output_voltage equals 2']);
     // "logic" is a generic family: a named family decides the reading
-    expect(roles('10mA logic output optocoupler')).toEqual(['Forward Current (If) at_least 0.01']);
-    expect(roles('2.5V 10mA voltage references')).toEqual(['Output Voltage equals 2.5', 'Output Current at_least 0.01']);
+    expect(roles('10mA logic output optocoupler')).toEqual(['forward_current at_least 0.01']);
+    expect(roles('2.5V 10mA voltage references')).toEqual(['output_voltage equals 2.5', 'output_current at_least 0.01']);
   });
 
   it('reads more package spellings: body widths, crystal outlines, letter codes', () => {
@@ -421,13 +419,13 @@ describe('understandQuery: engineering-notation traps', () => {
 
   it('decides what a voltage means from the family', () => {
     const first = (q: string) => specOf(q).find((s) => s.unit === 'V');
-    expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', names: expect.arrayContaining(['Output Voltage']) });
-    expect(first('16V capacitor')).toMatchObject({ kind: 'at_least', names: expect.arrayContaining(['Voltage Rated', 'Voltage - Rated', 'Rated Voltage', 'Voltage']) });
-    expect(first('30V mosfet')?.names[0]).toBe('Drain Source Voltage (Vdss)');
-    expect(first('40V schottky')?.names[0]).toBe('Reverse Voltage (Vr)');
-    expect(first('3.3V mcu')?.names[0]).toBe('Supply Voltage');
-    expect(first('vin 12V')?.names[0]).toBe('Input Voltage (Max)');    // qualifier word beats context
-    expect(first('12V input LDO')?.names[0]).toBe('Input Voltage (Max)');
+    expect(first('3.3V LDO')).toMatchObject({ kind: 'equals', attributes: expect.arrayContaining(['output_voltage']) });
+    expect(first('16V capacitor')).toMatchObject({ kind: 'at_least', attributes: expect.arrayContaining(['voltage_rating', 'voltage']) });
+    expect(first('30V mosfet')?.attributes[0]).toBe('drain_source_voltage');
+    expect(first('40V schottky')?.attributes[0]).toBe('reverse_voltage');
+    expect(first('3.3V mcu')?.attributes[0]).toBe('supply_voltage');
+    expect(first('vin 12V')?.attributes[0]).toBe('max_input_voltage');    // qualifier word beats context
+    expect(first('12V input LDO')?.attributes[0]).toBe('max_input_voltage');
   });
 
   it('keeps MPNs apart from values, packages and dielectrics', () => {
@@ -444,7 +442,7 @@ describe('understandQuery: engineering-notation traps', () => {
   });
 
   it('reads "dual"/"quad" as the number of channels of a counted family, and matches it as catalogues write it', () => {
-    const countOf = (q: string) => understandQuery(q).values.find((v) => v.names.includes('Number of channels'));
+    const countOf = (q: string) => understandQuery(q).values.find((v) => v.attributes.includes('number_of_channels'));
     const dual = countOf('dual op amp')!;
     expect(dual.values).toContain('2');
     expect(countOf('quad comparator')!.values).toContain('4');
@@ -465,9 +463,9 @@ describe('understandQuery: engineering-notation traps', () => {
     expect(understandQuery('0603 10uF tantalum capacitors').unread).toEqual(['tantalum']);
     expect(understandQuery('3A buck converter').unread).toEqual([]); // "buck" is a value here
     // A bare LDO voltage above 5 V may be the output or the maximum input; two still pair as input and output.
-    expect(understandQuery('500mA 10V ldo').specs[1]!.names).toEqual(expect.arrayContaining(['Output Voltage', 'Input Voltage (Max)']));
-    expect(understandQuery('3.3V ldo').specs[0]!.names).not.toContain('Input Voltage (Max)');
-    expect(understandQuery('35V 12V ldo').specs.map((c) => [c.names[0], c.kind, c.value])).toEqual([['Input Voltage (Max)', 'at_least', 35], ['Output Voltage', 'equals', 12]]);
+    expect(understandQuery('500mA 10V ldo').specs[1]!.attributes).toEqual(expect.arrayContaining(['output_voltage', 'max_input_voltage']));
+    expect(understandQuery('3.3V ldo').specs[0]!.attributes).not.toContain('max_input_voltage');
+    expect(understandQuery('35V 12V ldo').specs.map((c) => [c.attributes[0], c.kind, c.value])).toEqual([['max_input_voltage', 'at_least', 35], ['output_voltage', 'equals', 12]]);
     // A mounting word is read when the query names a package (which implies it).
     expect([understandQuery('smd fuse 2A 1206').unread, understandQuery('smd fuse 2A').unread]).toEqual([[], ['smd']]);
     // Synonyms of a family are read; words of a narrower kind are not.
@@ -487,35 +485,35 @@ describe('understandQuery: engineering-notation traps', () => {
     // A qualifier glued to the unit ("11Vrwm"), TVS words and polarity.
     const tvs = understandQuery('200W unidirectional Transil Transient Voltage Suppressor, 11Vrwm, SMF');
     expect(tvs.families).toEqual(['tvs']);
-    expect(tvs.specs.map((c) => [c.names[0], c.value])).toEqual([['Peak Pulse Power Dissipation (Ppp)', 200], ['Reverse Stand-Off Voltage (Vrwm)', 11]]);
+    expect(tvs.specs.map((c) => [c.attributes[0], c.value])).toEqual([['peak_pulse_power', 200], ['standoff_voltage', 11]]);
     expect(tvs.values.map((v) => v.values[0])).toEqual(['Unidirectional']);
-    expect(understandQuery('40Vds mosfet').specs[0]!.names[0]).toBe('Drain Source Voltage (Vdss)');
+    expect(understandQuery('40Vds mosfet').specs[0]!.attributes[0]).toBe('drain_source_voltage');
     // Only a voltage qualifier splits off: "12Vdc" is 12 V (coil), "4.4Wx1" stays one word.
-    expect(understandQuery('12Vdc relay').specs.map((c) => [c.names[0], c.value])).toEqual([['Coil Voltage', 12]]);
+    expect(understandQuery('12Vdc relay').specs.map((c) => [c.attributes[0], c.value])).toEqual([['coil_voltage', 12]]);
     expect(understandQuery('4.4Wx1').terms).toEqual(['4.4wx1']);
-    expect(understandQuery('5Vin 3.3Vout ldo').specs.map((c) => c.names[0])).toEqual(['Input Voltage (Max)', 'Output Voltage']);
+    expect(understandQuery('5Vin 3.3Vout ldo').specs.map((c) => c.attributes[0])).toEqual(['max_input_voltage', 'output_voltage']);
     // Isolation ratings and memory sizes written the way KiCad describes parts.
-    expect(understandQuery('Quad-Channel Digital Isolator, 150Mbps, 1.0kV isolation').specs.map((c) => [c.names[0], c.value])).toContainEqual(['Isolation voltage(vrms)', 1000]);
-    expect(understandQuery('isolated 5V dc-dc converter').specs.map((c) => c.names[0])).toEqual(['Output Voltage']); // "isolated" is not a rating
+    expect(understandQuery('Quad-Channel Digital Isolator, 150Mbps, 1.0kV isolation').specs.map((c) => [c.attributes[0], c.value])).toContainEqual(['isolation_voltage', 1000]);
+    expect(understandQuery('isolated 5V dc-dc converter').specs.map((c) => c.attributes[0])).toEqual(['output_voltage']); // "isolated" is not a rating
     // A TVS / ESD diode voltage of 1 kV or more is its ESD rating (at least), and it does not pair with the stand-off.
-    expect(understandQuery('ESD protection diode ±30kV SOT-23').specs.map((c) => [c.names[0], c.kind, c.value])).toEqual([
-      ['Contact discharge vesd', 'at_least', 30000],
+    expect(understandQuery('ESD protection diode ±30kV SOT-23').specs.map((c) => [c.attributes[0], c.kind, c.value])).toEqual([
+      ['esd_voltage', 'at_least', 30000],
     ]);
-    expect(understandQuery('TVS diode 5V 30kV ESD').specs.map((c) => [c.names[0], c.value])).toEqual([
-      ['Reverse Stand-Off Voltage (Vrwm)', 5],
-      ['Contact discharge vesd', 30000],
+    expect(understandQuery('TVS diode 5V 30kV ESD').specs.map((c) => [c.attributes[0], c.value])).toEqual([
+      ['standoff_voltage', 5],
+      ['esd_voltage', 30000],
     ]);
-    expect(understandQuery('6.5V 11.2V TVS').specs.map((c) => c.names[0])).toEqual(['Reverse Stand-Off Voltage (Vrwm)', 'Clamping Voltage']);
-    expect(understandQuery('tvs 600V').specs.map((c) => c.names[0])).toEqual(['Reverse Stand-Off Voltage (Vrwm)']);
+    expect(understandQuery('6.5V 11.2V TVS').specs.map((c) => c.attributes[0])).toEqual(['standoff_voltage', 'clamping_voltage']);
+    expect(understandQuery('tvs 600V').specs.map((c) => c.attributes[0])).toEqual(['standoff_voltage']);
     expect(evaluate([spec('Contact discharge vesd', '±30kV')], understandQuery('esd diode 15kV').specs[0]!)).toBe(true);
     // A memory chip's size is in bits; a microcontroller's memories and RAM are in bytes.
-    expect(understandQuery('24C02 eeprom 2K').specs.map((c) => [c.names[0], c.unit, c.value])).toEqual([['Memory Size', 'bit', 2000]]);
+    expect(understandQuery('24C02 eeprom 2K').specs.map((c) => [c.attributes[0], c.unit, c.value])).toEqual([['memory_size', 'bit', 2000]]);
     expect(understandQuery('24C02 eeprom 2K').terms).toContain('eeprom');
-    expect(understandQuery('Flash MCU, 48Mhz, 256K Flash, 32K SRAM').specs.map((c) => [c.names[0], c.value])).toEqual([
-      ['CPU Maximum Speed', 48e6], ['Program Storage Size', 256000], ['RAM Size', 32000],
+    expect(understandQuery('Flash MCU, 48Mhz, 256K Flash, 32K SRAM').specs.map((c) => [c.attributes[0], c.value])).toEqual([
+      ['cpu_speed', 48e6], ['program_memory_size', 256000], ['ram_size', 32000],
     ]);
-    expect(understandQuery('4352 ram').specs.map((c) => c.names[0])).toEqual(['RAM Size']);
-    expect(understandQuery('10k resistor').specs.map((c) => c.names[0])).toEqual(['Resistance']);
+    expect(understandQuery('4352 ram').specs.map((c) => c.attributes[0])).toEqual(['ram_size']);
+    expect(understandQuery('10k resistor').specs.map((c) => c.attributes[0])).toEqual(['resistance']);
     // An audio amplifier's class.
     const classD = understandQuery('audio amplifier class d').values[0]!;
     expect(evaluate([spec('Class', 'Class AB, Class D')], classD)).toBe(true);
@@ -571,7 +569,7 @@ describe('understandQuery: odd input', () => {
     }
     for (const t of u.terms) expect(t).toBe(t.toLowerCase());
     for (const c of u.specs) {
-      expect(c.names.length).toBeGreaterThan(0);
+      expect(c.attributes.length).toBeGreaterThan(0);
       expect(Number.isFinite(c.value)).toBe(true);
       expect(Number.isNaN(c.lo) || Number.isNaN(c.hi)).toBe(false);
       expect(c.lo <= c.value && c.value <= c.hi).toBe(true);
@@ -632,7 +630,7 @@ describe('satisfies', () => {
     expect(satisfies([spec('Resistance', '10.2kΩ', 10_200, 'Ω')], c)).toBe(false);
     // display string only (no num stored), and a raw object with nulls
     expect(satisfies([spec('Resistance', '10kΩ')], c)).toBe(true);
-    expect(satisfies([{ name: 'resistance', value: '10k', num: null, min: null, max: null, unit: null }], c)).toBe(true);
+    expect(satisfies([{ name: 'Resistance', value: '10k', num: null, min: null, max: null, unit: null }], c)).toBe(true);
   });
 
   it('checks ratings as "at least"', () => {
@@ -677,12 +675,12 @@ describe('satisfies', () => {
 
   it('reads a memory size beside a clock as a microcontroller\'s program memory', () => {
     const flash = understandQuery('80MHz 128KB st microelectronics').specs.find((c) => c.unit === 'B')!;
-    expect(flash.names).toContain('Program Storage Size');
-    expect(flash.names).not.toContain('RAM Size');
+    expect(flash.attributes).toContain('program_memory_size');
+    expect(flash.attributes).not.toContain('ram_size');
     expect(understandQuery('80MHz 128KB st microelectronics').families).toEqual([]); // a reading, not a family tier
     // a named memory keeps its own reading; a size alone stays any memory
-    expect(understandQuery('16MHz 32KB EEPROM').specs.find((c) => c.unit === 'B')!.names).toContain('EEPROM');
-    expect(understandQuery('128KB').specs[0]!.names).toContain('RAM Size');
+    expect(understandQuery('16MHz 32KB EEPROM').specs.find((c) => c.unit === 'B')!.attributes).toContain('eeprom_size');
+    expect(understandQuery('128KB').specs[0]!.attributes).toContain('ram_size');
   });
 
   it('tells the package the query names exactly from a variant the package check also accepts (packageExact)', () => {
@@ -725,7 +723,7 @@ describe('satisfies', () => {
 
   it('finds the asked value under any spec of its unit, whatever the name (holdsValue)', () => {
     const c = one(specsOf('3.3V ldo'));                                  // read as the output voltage
-    expect(c.names).toEqual(['Output Voltage', 'Voltage - Output', 'Voltage - Output (Min/Fixed)', 'Output Voltage (Fixed)']);
+    expect(c.attributes).toEqual(['output_voltage']);
     const part = [spec('Output Voltage', '1.8V', 1.8, 'V'), spec('Voltage - supply', '3.3V', 3.3, 'V')];
     expect(satisfies(part, c)).toBe(false);
     expect(holdsValue(part, c)).toBe(true);
@@ -841,7 +839,7 @@ describe('satisfies', () => {
 
   it('accepts a tolerance as tight as or tighter than asked', () => {
     const c = one(valuesOf('10k 1%'));
-    expect(c).toEqual({ names: ['Tolerance'], values: ['±1%'], source: '1%' });
+    expect(c).toEqual({ attributes: ['tolerance'], values: ['±1%'], source: '1%' });
     expect(satisfies([spec('Tolerance', '±1%', 1, '%')], c)).toBe(true);
     expect(satisfies([spec('Tolerance', '0.1%', 0.1, '%')], c)).toBe(true);
     expect(satisfies([spec('Tolerance', '±5%', 5, '%')], c)).toBe(false);
@@ -850,29 +848,9 @@ describe('satisfies', () => {
 
   it('never throws on malformed specs', () => {
     const c = one(specsOf('10k'));
-    const junk = [null, 42, {}, { name: 7 }, { name: 'Resistance' }, { name: 'Resistance', value: null, num: NaN, min: null, max: null, unit: 'zz' }] as unknown as PartSpec[];
+    const junk = [null, 42, {}, { name: 7 }, { attribute: 'resistance' }, { attribute: 'resistance', value: null, num: NaN, min: null, max: null, unit: 'zz' }] as unknown as PartSpec[];
     expect(satisfies(junk, c)).toBe(false);
     expect(satisfies(junk, one(valuesOf('X7R 100nF')))).toBe(false);
-  });
-});
-
-// ---------------------------------------------------------------- vocabulary integrity
-
-describe('spec vocabulary', () => {
-  it('lists each spec name once per role, and every role is reachable with its own unit', () => {
-    for (const [id, role] of Object.entries(ROLES)) {
-      const lower = role.names.map((n) => n.toLowerCase());
-      expect(new Set(lower).size, id).toBe(lower.length);
-      expect(role.names.every((n) => specNameKey(n).length > 0), id).toBe(true);
-    }
-    const check = (unit: string, id: RoleId, where: string) => expect(ROLES[id].unit, `${where}: ${id}`).toBe(unit);
-    for (const [unit, id] of Object.entries(DEFAULT_ROLES)) check(unit, id, 'default');
-    for (const [fam, m] of Object.entries(CONTEXT_ROLES)) for (const [unit, id] of Object.entries(m ?? {})) check(unit, id as RoleId, fam);
-    for (const [w, m] of QUALIFIERS) for (const [unit, id] of Object.entries(m)) check(unit, id as RoleId, w);
-    for (const [fam, m] of Object.entries(PAIRED_ROLES)) for (const [unit, ids] of Object.entries(m ?? {})) for (const id of ids as readonly RoleId[]) check(unit, id, `${fam} pair`);
-    for (const [fam, m] of Object.entries(MAGNITUDE_ROLES)) for (const [unit, steps] of Object.entries(m ?? {})) for (const [, id] of steps as readonly (readonly [number, RoleId])[]) check(unit, id, `${fam} by size`);
-    // Every value word has values, except phrases listed only to keep a shorter word from matching (requires: []).
-    for (const [w, v] of VALUE_WORDS) if (v.requires?.length !== 0) expect(v.values.length, w).toBeGreaterThan(0);
   });
 });
 

@@ -20,7 +20,12 @@ import {
   specAttributeId,
   toSupAttribute,
 } from '../../src/vocabulary/attributes.ts';
+import { CONTEXT_ROLES, FAMILIES, family, GENERIC_FAMILIES } from '../../src/vocabulary/families.ts';
 import { loadVocabularyFile, VOCABULARY_DIR } from '../../src/vocabulary/load.ts';
+import { packageForms } from '../../src/vocabulary/packages.ts';
+import { QUALIFIERS } from '../../src/vocabulary/qualifiers.ts';
+import { DEFAULT_ROLES, role, ROLES } from '../../src/vocabulary/roles.ts';
+import { VALUE_WORDS } from '../../src/vocabulary/value-words.ts';
 import { octopartShortname } from '../../src/vocabulary/spec-names.ts';
 import { ajv } from '../../src/validation.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent } from '../support/fixtures.ts';
@@ -29,7 +34,7 @@ const dataFiles = fs.readdirSync(VOCABULARY_DIR).filter((f) => f.endsWith('.json
 
 describe('vocabulary files', () => {
   it('every data file has a schema and passes it', () => {
-    expect(dataFiles).toContain('attributes.json');
+    expect(dataFiles.sort()).toEqual(['attributes.json', 'families.json', 'packages.json', 'qualifiers.json', 'roles.json', 'value-words.json']);
     for (const f of dataFiles) {
       const name = f.replace(/\.json$/, '');
       expect(fs.existsSync(path.join(VOCABULARY_DIR, 'schema', `${name}.schema.json`)), `schema of ${f}`).toBe(true);
@@ -49,6 +54,52 @@ describe('vocabulary files', () => {
     const paths = (validate.errors ?? []).map((e) => e.instancePath);
     expect(paths).toContain('/attributes/0/id');
     expect(paths).toContain('/attributes/0/names');
+  });
+
+  const compiled = (name: string) => {
+    const schema = JSON.parse(fs.readFileSync(path.join(VOCABULARY_DIR, 'schema', `${name}.schema.json`), 'utf8'));
+    return ajv.getSchema(schema.$id) ?? ajv.compile(schema);
+  };
+
+  it('the other schemas refuse what the loaders could not read, naming the field', () => {
+    const roles = compiled('roles');
+    expect(roles({ defaults: {}, roles: { capVoltage: { attributes: [], unit: 'V', kind: 'minimum' } } })).toBe(false);
+    expect((roles.errors ?? []).map((e) => e.instancePath)).toEqual(expect.arrayContaining(['/roles/capVoltage/attributes', '/roles/capVoltage/kind']));
+    const families = compiled('families');
+    expect(families({ families: [{ id: 'led', words: ['LED'], category: 'led', rolesBySize: { V: [[1, 'x', 2]] } }] })).toBe(false);
+    expect((families.errors ?? []).map((e) => e.instancePath)).toEqual(expect.arrayContaining(['/families/0/words/0', '/families/0/rolesBySize/V/0']));
+    const packages = compiled('packages');
+    expect(
+      packages({
+        synonyms: [['sma', 'DO-214AC']],
+        pinCountForms: [{ pattern: 'x', forms: ['SOIC-8', 'SOP-{n}'] }],
+        chipSizes: [],
+        namedPackages: {},
+        letterPackages: {},
+        families: [],
+      }),
+    ).toBe(false);
+    expect((packages.errors ?? []).map((e) => e.instancePath)).toEqual(expect.arrayContaining(['/synonyms/0/0', '/pinCountForms/0/forms/0']));
+  });
+
+  it('name only ids the other files define', () => {
+    const attributes = new Set(ATTRIBUTES.map((a) => a.id));
+    for (const [id, r] of ROLES) for (const a of r.attributes) expect(attributes.has(a), `${id}: ${a}`).toBe(true);
+    for (const [w, v] of VALUE_WORDS) for (const a of v.attributes) expect(attributes.has(a), `${w}: ${a}`).toBe(true);
+    const roleUnit = (id: string) => ROLES.get(id)?.unit;
+    for (const [unit, id] of Object.entries(DEFAULT_ROLES)) expect(roleUnit(id), `default ${unit}`).toBe(unit);
+    for (const [f, m] of Object.entries(CONTEXT_ROLES)) for (const [unit, id] of Object.entries(m ?? {})) expect(roleUnit(id!), `${f} ${unit}`).toBe(unit);
+    for (const [w, m] of QUALIFIERS) for (const [unit, id] of Object.entries(m)) expect(roleUnit(id!), `${w} ${unit}`).toBe(unit);
+    for (const f of GENERIC_FAMILIES) expect(FAMILIES).toContain(f);
+    expect(() => family('no such family')).toThrow(/families.json: no family "no such family"/);
+    expect(() => role('capVoltage')).toThrow(/roles.json: no role "capVoltage"/);
+  });
+
+  it('say which names are the same package, for any pin count', () => {
+    expect(packageForms('sma')).toEqual(expect.arrayContaining(['SMA', 'DO-214AC']));
+    expect(packageForms('SOIC-8')).toEqual(expect.arrayContaining(['SOP-8', 'SO-8']));
+    expect(packageForms('TSOT-25')).toEqual(expect.arrayContaining(['TSOT-23-5', 'TSOP-5']));
+    expect(packageForms('QFN-32')).toEqual(['QFN-32']);
   });
 });
 

@@ -11,7 +11,7 @@ import { familiesToMatch } from '../families.ts';
 import { DEFAULT_FUSION, type Fusion } from '../fusion.ts';
 import { namedCategories, namedSet, underCategory } from '../named-categories.ts';
 import { specFilters, type SpecNameIndex } from '../spec-retrieval.ts';
-import type { Family } from '../spec-vocabulary.ts';
+import type { Family } from '../../vocabulary/families.ts';
 import { understandQuery, type QueryUnderstanding } from '../understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
