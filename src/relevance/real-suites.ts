@@ -3,7 +3,8 @@
  * lower-case, punctuation-stripped and typo queries: mpn-suite.ts), real-param (parametric queries
  * judged from the records: param-suite.ts), real-count ("dual operational amplifier": count-suite.ts)
  * and, when KiCad's symbol dump is given, real-nl (symbol descriptions judged by the symbols' exact
- * LCSC matches: kicad-suite.ts). The parts are read and normalised exactly as the ingest
+ * LCSC matches: kicad-suite.ts), and need-tune / need-test (needs described in words, judged by the rules of
+ * test/relevance/need-rules.json: need-suite.ts). The parts are read and normalised exactly as the ingest
  * does (same identity, last record wins), so the judgments' slugs are those of an index of the same
  * dump ingested with the same manufacturers and categories files. Derived data: never committed.
  */
@@ -20,6 +21,7 @@ import { buildMpnSuite, type MpnPart } from './mpn-suite.ts';
 import { buildCountSuite } from './count-suite.ts';
 import { buildKicadSuite, type KicadPart, type KicadSymbol } from './kicad-suite.ts';
 import { buildParamSuite } from './param-suite.ts';
+import { buildNeedSuite, readNeedRules, type NeedPart } from './need-suite.ts';
 
 export interface RealSuites {
   mpn: RelevanceQuery[];
@@ -27,6 +29,9 @@ export interface RealSuites {
   count: RelevanceQuery[];
   /** Empty when no KiCad symbol file was given. */
   nl: RelevanceQuery[];
+  /** The need-style suite's halves (need-suite.ts). */
+  needTune: RelevanceQuery[];
+  needTest: RelevanceQuery[];
   /** Distinct parts read (after the ingest's identity rule). */
   parts: number;
 }
@@ -41,7 +46,7 @@ export async function buildRealSuites(
   );
   const validate = ajv.compile(dumpPartSchema);
   const mpnById = new Map<number, MpnPart>();
-  const paramById = new Map<number, KicadPart>();
+  const paramById = new Map<number, KicadPart & NeedPart>();
   const source = await openLines(files.parts);
   for await (const { text } of source.lines) {
     if (!text.trim()) continue;
@@ -62,6 +67,7 @@ export async function buildRealSuites(
       specs: r.specs,
       sourceId: r.source_id,
       description: r.description,
+      longDescription: r.long_description,
     });
   }
   const mpn = buildMpnSuite([...mpnById.values()], { suite: 'real-mpn', seed, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
@@ -80,5 +86,6 @@ export async function buildRealSuites(
     }
     nl = buildKicadSuite(symbols, [...paramById.values()], { suite: 'real-nl', queries: 100, seed });
   }
-  return { mpn, param, count, nl, parts: mpnById.size };
+  const need = buildNeedSuite(readNeedRules(), [...paramById.values()]);
+  return { mpn, param, count, nl, needTune: need.tune, needTest: need.test, parts: mpnById.size };
 }

@@ -7,13 +7,15 @@
  *     the records' spec numbers, units, packages and categories (rules: src/relevance/param-suite.ts);
  *   - real-count: "dual"/"quad" queries per category ("dual operational amplifier"), judged from the
  *     records' channel counts (rules: src/relevance/count-suite.ts);
+ *   - need-tune, need-test: needs described in words ("isolate a microcontroller input from mains with light"),
+ *     the two halves of test/relevance/need-rules.json, judged by its rules (src/relevance/need-suite.ts);
  *   - real-nl: 100 KiCad symbol descriptions ("Single NAND Gate, Low-Voltage CMOS"), judged by the
  *     symbols' exact LCSC matches (rules: src/relevance/kicad-suite.ts); needs ../shared/data/kicad_symbols.jsonl.
  *
  *   npx tsx test/relevance/build-real-suites.ts [--parts FILE] [--manufacturers FILE] [--categories FILE] [--out FILE] [--param-out FILE] [--count-out FILE] [--kicad FILE] [--nl-out FILE]
  *
  * Defaults: ../shared/data/catalog/parts.jsonl.gz with that folder's manufacturers.json and categories.json,
- * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl, real-count.jsonl beside it. Judge against an index of the SAME parts file ingested
+ * output <tmp>/partsearch-relevance/real-mpn.jsonl and real-param.jsonl, real-count.jsonl, need-tune.jsonl and need-test.jsonl beside it. Judge against an index of the SAME parts file ingested
  * with the SAME manufacturers file (slugs depend on manufacturer alias resolution), e.g.
  *
  *   PARTSEARCH_DATA_DIR=/tmp/real npx partsearch ingest --parts FILE --manufacturers M --categories C --no-embeddings
@@ -63,6 +65,12 @@ fs.writeFileSync(paramOut, formatSuite(suites.param));
 console.log(`${paramOut}: ${suites.param.length} parametric queries`);
 fs.writeFileSync(countOut, formatSuite(suites.count));
 console.log(`${countOut}: ${suites.count.length} count queries`);
+for (const half of ['tune', 'test'] as const) {
+  const file = path.join(path.dirname(out), `need-${half}.jsonl`);
+  const queries = half === 'tune' ? suites.needTune : suites.needTest;
+  fs.writeFileSync(file, formatSuite(queries));
+  console.log(`${file}: ${queries.length} need-style queries (the ${half} half)`);
+}
 if (kicadFile) {
   fs.writeFileSync(nlOut, formatSuite(suites.nl));
   console.log(`${nlOut}: ${suites.nl.length} KiCad symbol queries from ${kicadFile}`);
