@@ -121,7 +121,7 @@ export async function createServices(
   let embedder: Embedder | null = null;
   let embedderMessage = 'embeddings disabled for this process';
   if (opts.embedder !== false) {
-    const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1), log });
+    const status = await loadEmbedder(config, { threads: config.embeddingThreads ?? (opts.bulkEmbedding ? undefined : 1), log, lazy: opts.bulkEmbedding });
     // The API's queries are kept for the next page and repeats; the ingest's batches are never asked again.
     embedder =
       status.embedder && !opts.bulkEmbedding && config.embeddingQueryCache > 0 ? cachingEmbedder(status.embedder, config.embeddingQueryCache) : status.embedder;

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { EmbedderStatus } from './port.ts';
-import { createTransformersEmbedder } from './transformers.ts';
+import { createTransformersEmbedder, describeModelFolder } from './transformers.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
 /**
@@ -11,7 +11,7 @@ import { createWorkerEmbedder } from './worker-embedder.ts';
  */
 export async function loadEmbedder(
   config: Pick<Config, 'embeddingModelDir' | 'embeddingModelId' | 'embeddingBatchSize'>,
-  opts: { inProcess?: boolean; threads?: number; log?: Logger } = {},
+  opts: { inProcess?: boolean; threads?: number; log?: Logger; lazy?: boolean } = {},
 ): Promise<EmbedderStatus> {
   if (!config.embeddingModelDir && !config.embeddingModelId) {
     return {
@@ -22,6 +22,13 @@ export async function loadEmbedder(
   }
   try {
     const options = { dir: config.embeddingModelDir, modelId: config.embeddingModelId, batchSize: config.embeddingBatchSize, threads: opts.threads };
+    // `lazy`: a model folder's name, dimension and fingerprint are read from its files, and the model is
+    // loaded by the first call (an ingest whose vectors are all kept never loads it).
+    if (opts.lazy && config.embeddingModelDir && !opts.inProcess) {
+      const known = describeModelFolder(config.embeddingModelDir);
+      const embedder = await createWorkerEmbedder(options, { log: opts.log, known });
+      return { embedder, message: `embedding model ${embedder.model} (${embedder.dims} dims), loaded when a part needs embedding` };
+    }
     const embedder = opts.inProcess ? await createTransformersEmbedder(options) : await createWorkerEmbedder(options, { log: opts.log });
     return { embedder, message: `embedding model ${embedder.model} loaded (${embedder.dims} dims): hybrid search` };
   } catch (e) {

@@ -24,6 +24,32 @@ export interface TransformersEmbedderOptions {
 
 type Tensor = { data: Float32Array | BigInt64Array; dims: number[] };
 
+/** How this adapter pools (change it when the pooling changes: it is part of every fingerprint). */
+const POOLING = 'mean-l2';
+
+/** The model file a folder's embedder loads: the full-precision one when present, else the quantised one. */
+function modelFile(dir: string): { file: string; quantized: boolean } {
+  const full = path.join(dir, 'onnx', 'model.onnx');
+  const quantized = !fs.existsSync(full) && fs.existsSync(path.join(dir, 'onnx', 'model_quantized.onnx'));
+  return { file: quantized ? path.join(dir, 'onnx', 'model_quantized.onnx') : full, quantized };
+}
+
+/**
+ * What an embedder of the model folder `dir` would be, read from its files without loading the model:
+ * its name, dimension (config.json `hidden_size`) and fingerprint. The fingerprint names the weights and
+ * the tokenizer by content (a folder fetched again as another variant keeps its name), then what this
+ * adapter does with them: the truncation and the pooling.
+ */
+export function describeModelFolder(dir: string, maxTokens = 128): { model: string; dims: number; fingerprint: string } {
+  const { file, quantized } = modelFile(dir);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { hidden_size?: number };
+  const contents = [file, path.join(dir, 'tokenizer.json')].map((f) =>
+    fs.existsSync(f) ? createHash('sha256').update(fs.readFileSync(f)).digest('hex').slice(0, 16) : 'absent',
+  );
+  const model = path.basename(dir);
+  return { model, dims: config.hidden_size ?? 384, fingerprint: [model, quantized ? 'q8' : 'fp32', ...contents, `max${maxTokens}`, POOLING].join('|') };
+}
+
 export async function createTransformersEmbedder(o: TransformersEmbedderOptions): Promise<Embedder> {
   const tf = await import('@huggingface/transformers');
   const maxTokens = o.maxTokens ?? 128;
@@ -35,7 +61,7 @@ export async function createTransformersEmbedder(o: TransformersEmbedderOptions)
     tf.env.allowLocalModels = true;
     tf.env.localModelPath = path.dirname(o.dir) + path.sep;
     modelRef = path.basename(o.dir);
-    quantized = !fs.existsSync(path.join(o.dir, 'onnx', 'model.onnx')) && fs.existsSync(path.join(o.dir, 'onnx', 'model_quantized.onnx'));
+    quantized = modelFile(o.dir).quantized;
   } else if (o.modelId) {
     tf.env.allowRemoteModels = true;
     modelRef = o.modelId;
@@ -51,12 +77,7 @@ export async function createTransformersEmbedder(o: TransformersEmbedderOptions)
   const config = model.config as unknown as { hidden_size?: number };
   const dims = config.hidden_size ?? 384;
   const name = o.dir ? path.basename(o.dir) : modelRef;
-  const dtype = quantized ? 'q8' : 'fp32';
-  // The weights and tokenizer by content (a folder refetched as another variant keeps its name), then
-  // what this adapter does with them: truncation and pooling (`mean-l2`: change it when the pooling changes).
-  const files = o.dir ? [path.join(o.dir, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx'), path.join(o.dir, 'tokenizer.json')] : [];
-  const contents = files.map((f) => (fs.existsSync(f) ? createHash('sha256').update(fs.readFileSync(f)).digest('hex').slice(0, 16) : 'absent'));
-  const fingerprint = [name, dtype, ...contents, `max${maxTokens}`, 'mean-l2'].join('|');
+  const fingerprint = o.dir ? describeModelFolder(o.dir, maxTokens).fingerprint : [name, quantized ? 'q8' : 'fp32', `max${maxTokens}`, POOLING].join('|');
 
   async function forward(texts: string[]): Promise<Float32Array[]> {
     const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxTokens });

@@ -84,7 +84,19 @@ export interface WorkerEmbedder extends Embedder {
 
 export async function createWorkerEmbedder(
   o: TransformersEmbedderOptions,
-  opts: { restartAfterMs?: number; callLimitMs?: number; perTextMs?: number; abandonedGraceMs?: number; log?: Logger } = {},
+  opts: {
+    restartAfterMs?: number;
+    callLimitMs?: number;
+    perTextMs?: number;
+    abandonedGraceMs?: number;
+    log?: Logger;
+    /**
+     * What the model is, known without loading it (transformers.ts describeModelFolder): the worker then
+     * starts and loads the model at the first call, not now (an ingest whose vectors are all kept needs no
+     * model), and a model that fails to load fails that call.
+     */
+    known?: ModelInfo;
+  } = {},
 ): Promise<WorkerEmbedder> {
   const log = opts.log;
   const restartAfterMs = opts.restartAfterMs ?? RESTART_AFTER_MS;
@@ -197,13 +209,13 @@ export async function createWorkerEmbedder(
     const limit = callLimitMs + perTextMs * texts.length;
     if (r.info) return post<Float32Array[]>(r, msg, limit);
     // Counted from now, not from the end of the load: closing or ending the worker waits for it too.
-    const later = ensureModel(r).then(() => post<Float32Array[]>(r, msg, limit));
+    const later = ensureModel(r).then(() => ((served = true), post<Float32Array[]>(r, msg, limit)));
     track(r, later);
     return later;
   };
 
-  const info = await ensureModel(live());
-  served = true;
+  const info = opts.known ?? (await ensureModel(live()));
+  served = opts.known === undefined;
   return {
     model: info.model,
     dims: info.dims,
