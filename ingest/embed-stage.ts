@@ -22,8 +22,15 @@ export interface EmbedCounts {
   modelMs: number;
 }
 
+export interface EmbeddedTexts {
+  /** Each text's vector (null: deferred). */
+  vectors: (Float32Array | null)[];
+  /** Each text's key (key.ts): engines keep it beside the vector, to tell which vectors changed between versions. */
+  keys: Buffer[];
+}
+
 export interface EmbedStage {
-  vectors(texts: readonly string[]): Promise<(Float32Array | null)[]>;
+  vectors(texts: readonly string[]): Promise<EmbeddedTexts>;
   readonly counts: Readonly<EmbedCounts>;
 }
 
@@ -47,15 +54,15 @@ export function createEmbedStage(o: { embedder: Embedder; cache: VectorCache | n
   return {
     counts,
     async vectors(texts) {
+      const keys = texts.map((t) => embeddingKey(identity, t));
       if (!o.cache) {
         if (o.defer) {
           counts.deferred += texts.length;
-          return texts.map(() => null);
+          return { vectors: texts.map(() => null), keys };
         }
         counts.embedded += texts.length;
-        return embed([...texts]);
+        return { vectors: await embed([...texts]), keys };
       }
-      const keys = texts.map((t) => embeddingKey(identity, t));
       const out = await o.cache.get(keys);
       // Texts still to embed, each once: key -> the positions wanting it.
       const wanted = new Map<string, number[]>();
@@ -67,11 +74,11 @@ export function createEmbedStage(o: { embedder: Embedder; cache: VectorCache | n
         else wanted.set(k, [i]);
       });
       counts.reused += texts.length - [...wanted.values()].reduce((n, at) => n + at.length, 0);
-      if (wanted.size === 0) return out;
+      if (wanted.size === 0) return { vectors: out, keys };
       const missing = [...wanted.values()];
       if (o.defer) {
         counts.deferred += missing.reduce((n, at) => n + at.length, 0);
-        return out;
+        return { vectors: out, keys };
       }
       const fresh = await embed(missing.map((at) => texts[at[0]!]!));
       await o.cache.put(
@@ -83,7 +90,7 @@ export function createEmbedStage(o: { embedder: Embedder; cache: VectorCache | n
         counts.reused += at.length - 1;
         for (const i of at) out[i] = fresh[j]!;
       });
-      return out;
+      return { vectors: out, keys };
     },
   };
 }

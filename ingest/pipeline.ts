@@ -157,8 +157,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
 
   // Parsing the next batch and writing the previous one overlap with the model (one call at a time).
   async function processBatch(batch: PartRecord[]): Promise<void> {
-    const vectors = stage ? await stage.vectors(batch.map(embeddingText)) : batch.map(() => null);
-    const items: IndexedPart[] = batch.map((record, i) => ({ record, embedding: vectors[i] ?? null }));
+    const e = stage ? await stage.vectors(batch.map(embeddingText)) : null;
+    const items: IndexedPart[] = batch.map((record, i) => ({ record, embedding: e?.vectors[i] ?? null, vectorKey: e?.vectors[i] ? e.keys[i] : null }));
     // Writes stay in order (a later duplicate must land after the earlier record).
     writeChain = writeChain.then(async () => {
       const failures = await loader.write(items);

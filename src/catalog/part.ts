@@ -132,4 +132,10 @@ export interface PartRecord {
 export interface IndexedPart {
   record: PartRecord;
   embedding: Float32Array | null;
+  /**
+   * The key of the embedding (embeddings/key.ts: the model and the text), kept beside the vector so that
+   * an engine can tell which vectors a new version shares with the live one (SQLite reuses the live
+   * version's HNSW graph for those). Absent or null: not known.
+   */
+  vectorKey?: Uint8Array | null;
 }

@@ -17,7 +17,9 @@ import type { EngineFilters, SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { exactDistances, rowOfId, vectorScanAvailable, type VectorMatrix } from '../../src/engines/sqlite/vector-scan.ts';
 import { PART_STATUSES } from '../../src/catalog/status.ts';
-import { vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
+import { deriveVectorIndex, vectorIndexFile } from '../../src/engines/sqlite/vector-index.ts';
+import { versionTables } from '../../src/engines/sqlite/schema.ts';
+import { openSqliteDb } from '../../src/engines/sqlite/db.ts';
 
 /** The usearch module the engine loads (the same CommonJS instance), to see its graph searches. */
 const usearchModule = createRequire(import.meta.url)('usearch') as { Index: { prototype: { search: (...a: unknown[]) => unknown } } };
@@ -231,6 +233,38 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     expect(fs.existsSync(vectorIndexFile(dbFile, 'vec_v3')!)).toBe(true);
     const q = vectorOf('after the swap');
     expect(await engine.knn(q, 10, {})).toHaveLength(10);
+  }, 120_000);
+
+  it("a re-ingest whose vectors are mostly the live version's derives its graph from the live one's, with the changed vectors in it", async () => {
+    // The same dump with every 100th part's description changed: 60 parts get new texts, so new vectors.
+    const lines = fs.readFileSync(files.partsFile, 'utf8').trim().split('\n');
+    const edited = lines.map((l, i) => (i % 100 === 0 ? JSON.stringify({ ...JSON.parse(l), description: `Revised part ${i}` }) : l));
+    const dump = path.join(tempDir(), 'edited.jsonl');
+    fs.writeFileSync(dump, edited.join('\n'));
+    await ingestCatalog(engine, { ...sampleFiles(files, true), parts: dump }, hashEmbedder);
+    const { version, previous } = await engine.info();
+    const db = openSqliteDb(dbFile);
+    try {
+      // What the ingest did, done again beside it: v3's graph serves v4, less the changed vectors, plus their new ones.
+      const out = path.join(tempDir(), 'derived.hnsw');
+      const base = { ...versionTables(previous!), file: vectorIndexFile(dbFile, `vec_${previous}`) };
+      expect(deriveVectorIndex(db, versionTables(version!), out, base, { minVectors: 1000 })).toBe(6000);
+      expect(deriveVectorIndex(db, versionTables(version!), out, base, { minVectors: 1000, maxShare: 0 })).toBeNull();
+    } finally {
+      db.close();
+    }
+    const ids = (await engine.textSearch({ text: 'revised', filters: {}, limit: 100, offset: 0 })).hits.map((h) => h.id);
+    const moved = await engine.getParts(ids);
+    expect(moved).toHaveLength(60);
+    await engine.knn(vectorOf('warm-up'), 1, {});
+    const searches = vi.spyOn(usearchModule.Index.prototype, 'search');
+    for (const p of moved.slice(0, 10)) {
+      const [first] = await engine.knn(vectorOf(embeddingText(p)), 1, {});
+      expect(first).toMatchObject({ id: p.id });
+      expect(first!.score).toBeCloseTo(1, 5);
+    }
+    expect(searches).toHaveBeenCalled(); // through the graph
+    searches.mockRestore();
   }, 120_000);
 
   it('an in-memory database gets no graph and still answers', async () => {

@@ -18,7 +18,7 @@ import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { recordJson } from './records.ts';
 import { ftsRow } from './text.ts';
-import { buildVectorIndex, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
+import { buildVectorIndex, deriveVectorIndex, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
 
 /** A part flattened for the load (cheap to post to a worker: arrays of strings and numbers). */
 export interface LoadRow {
@@ -32,9 +32,11 @@ export interface LoadRow {
   /** Price bands: from, to (null: no end), price. */
   prices: [number, number | null, number][];
   vec: Float32Array | null;
+  /** The vector's key (IndexedPart.vectorKey), null when unknown. */
+  vkey: Uint8Array | null;
 }
 
-export function toLoadRow({ record: r, embedding }: IndexedPart): LoadRow {
+export function toLoadRow({ record: r, embedding, vectorKey }: IndexedPart): LoadRow {
   return {
     id: r.id,
     mpn: r.mpn,
@@ -45,6 +47,7 @@ export function toLoadRow({ record: r, embedding }: IndexedPart): LoadRow {
     lists: r.lists,
     prices: priceBands(r.offers).map((b) => [b.from, b.to, b.price]),
     vec: embedding,
+    vkey: embedding ? (vectorKey ?? null) : null,
   };
 }
 
@@ -127,6 +130,8 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const insPrice = db.prepare(`INSERT INTO ${t.prices} (prow, qty_from, qty_to, price) VALUES (?, ?, ?, ?)`);
   const insVec = dims ? db.prepare(`INSERT INTO ${t.vec} (part_id, embedding) VALUES (?, ?)`) : null;
   const delVec = dims ? db.prepare(`DELETE FROM ${t.vec} WHERE part_id = ?`) : null;
+  const putKey = dims ? db.prepare(`INSERT OR REPLACE INTO ${t.vkeys} (part_id, key) VALUES (?, ?)`) : null;
+  const delKey = dims ? db.prepare(`DELETE FROM ${t.vkeys} WHERE part_id = ?`) : null;
 
   const writeBatch = db.transaction((rows: readonly LoadRow[]) => {
     let last = lastRowid;
@@ -141,6 +146,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
         }
         delPart.run(old);
         delVec?.run(BigInt(r.id));
+        delKey?.run(r.id);
         replaced++;
       }
       const prow = Number(insPart.run(...r.cols).lastInsertRowid);
@@ -150,7 +156,10 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       for (const s of r.specs) insSpec.run(prow, ...s);
       for (const l of r.lists) insMember.run(l, prow);
       for (const b of r.prices) insPrice.run(prow, ...b);
-      if (insVec && r.vec) insVec.run(BigInt(r.id), Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
+      if (insVec && r.vec) {
+        insVec.run(BigInt(r.id), Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
+        if (r.vkey) putKey!.run(r.id, Buffer.from(r.vkey.buffer, r.vkey.byteOffset, r.vkey.byteLength));
+      }
     }
     return last;
   });
@@ -267,8 +276,13 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       if (file) {
         const t0 = performance.now();
         try {
-          const n = buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
-          if (n !== null) trace(`HNSW graph of ${n} vectors ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          // From the live version's graph when the two share most vectors (vector-index.ts), else from scratch.
+          const live = (db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string | undefined) ?? null;
+          const base = live ? { ...versionTables(live), file: graphFile(live) } : null;
+          const derived = base ? deriveVectorIndex(db, t, file, base, { minVectors: opts.vectorIndexMin }) : null;
+          const n = derived ?? buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
+          if (n !== null)
+            trace(`HNSW graph of ${n} vectors ${derived !== null ? `derived from ${live}'s` : 'built'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         } catch (e) {
           process.stderr.write(`[sqlite load] the HNSW graph of ${version} was not built (${(e as Error).message}); kNN uses the exact scan\n`);
           removeVectorIndex(file);

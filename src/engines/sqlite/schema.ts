@@ -28,6 +28,8 @@ export function versionTables(v: string) {
     fts: `fts_${v}`,
     tri: `tri_${v}`,
     vec: `vec_${v}`,
+    /** Each vector's key (embeddings/key.ts), by part id: which vectors two versions share. */
+    vkeys: `vkeys_${v}`,
     members: `members_${v}`,
     prices: `prices_${v}`,
   };
@@ -66,6 +68,7 @@ CREATE VIRTUAL TABLE ${t.fts} USING fts5(${FTS_COLUMNS.map(([c]) => `t_${c}`).jo
 CREATE VIRTUAL TABLE ${t.tri} USING fts5(mpn_norm, content='${t.parts}', content_rowid='rowid', tokenize='trigram',
   detail='none', columnsize=0);
 ${dims ? `CREATE VIRTUAL TABLE ${t.vec} USING vec0(part_id INTEGER PRIMARY KEY, embedding float[${dims}] distance_metric=cosine);` : ''}
+${dims ? `CREATE TABLE ${t.vkeys} (part_id INTEGER PRIMARY KEY, key BLOB NOT NULL);` : ''}
 `;
 }
 

@@ -13,6 +13,9 @@ import type Database from 'better-sqlite3';
 export interface UsearchIndex {
   add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
   search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
+  /** Takes keys out of the graph (their nodes stay as routes until reused); returns how many were in it. */
+  remove(keys: BigUint64Array): number | number[];
+  contains(keys: bigint): boolean;
   size(): number;
   dimensions(): number;
   save(path: string): void;
