@@ -53,6 +53,8 @@ export interface EngineFilters {
   excludeCategories?: string[];
   /** Manufacturer slugs. */
   manufacturers?: string[];
+  /** Packages as the parts' `package` field writes them ("0603", "SOT-23-5"), in any case: any of them. */
+  packages?: string[];
   /** lst_ ids: union. */
   lists?: string[];
   specs?: SpecFilter[];

@@ -179,6 +179,18 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(new Set(await mpnsOf(cheap.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
     });
 
+    it('filters by package as written, in any case, alone or with text and other filters', async () => {
+      const sot = await engine.textSearch({ text: null, filters: { packages: ['sot-23', 'SOT-23-5'] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(sot.hits.map((h) => h.id)))).toEqual(new Set(['AO3400A', 'TLV70033DDCR']));
+      expect(sot.total).toBe(2);
+      const resistors = await engine.textSearch({ text: 'thick film resistor', filters: { packages: ['0603'] }, limit: 10, offset: 0 });
+      expect(new Set(await mpnsOf(resistors.hits.map((h) => h.id)))).toEqual(new Set(['RC0603FR-0710KL', 'RC0603FR-074K7L', '0603WAF1002T5E']));
+      const inStock = await engine.textSearch({ text: null, filters: { packages: ['SOIC-8'], inStock: true, status: ['active'] }, limit: 10, offset: 0 });
+      expect(await mpnsOf(inStock.hits.map((h) => h.id))).not.toContain('LM358DR2G');
+      expect((await engine.facets({ text: null, filters: { packages: ['0603'] } })).total).toBe(5);
+      expect((await engine.textSearch({ text: null, filters: { packages: ['0402'] }, limit: 10, offset: 0 })).total).toBe(0);
+    });
+
     it('filters by the unit price at an order quantity: the price break holding that quantity', async () => {
       const at = async (quantity: number, maxUsd: number) =>
         new Set(

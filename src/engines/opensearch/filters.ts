@@ -70,6 +70,10 @@ export function filterClauses(f: EngineFilters): FilterClauses {
   if (f.categories?.length) filter.push({ terms: { 'category.slug.tree': f.categories } });
   if (f.excludeCategories?.length) mustNot.push({ terms: { 'category.slug.tree': f.excludeCategories } });
   if (f.manufacturers?.length) filter.push({ terms: { 'manufacturer.slug': f.manufacturers } });
+  if (f.packages?.length) {
+    const any = f.packages.map((value) => ({ term: { 'package.keyword': { value: value.trim(), case_insensitive: true } } }));
+    filter.push({ bool: { should: any, minimum_should_match: 1 } });
+  }
   if (f.lists?.length) filter.push({ terms: { lists: f.lists } });
   for (const s of f.specs ?? []) filter.push(specClause(s));
   if (f.inStock) filter.push({ range: { stock: { gt: 0 } } });

@@ -2,6 +2,7 @@
 import type { EngineFilters, NumericRange } from '../port.ts';
 import { sameNumberBounds } from '../same-number.ts';
 import type { VersionTables } from './schema.ts';
+import { packageText } from './text.ts';
 
 /** A spec range bound over a spec row's [min, max] (columns read through `col`): the part's whole range lies within it. */
 const RANGE_SQL: readonly (readonly ['gte' | 'gt' | 'lte' | 'lt', 'min' | 'max', string])[] = [
@@ -72,7 +73,7 @@ export interface FilterSql extends SqlCondition {
    * at most the status, `in_stock` and excluded categories, conditions on the part's own row: the
    * statuses ([] for any), whether in stock, the excluded category subtrees ([] for none; with any, an
    * uncategorised part fails too, as `NOT (...)` over its null category does in SQL). Null when they ask
-   * more (a price at a quantity).
+   * more (a price at a quantity, a package).
    */
   rowConditions: { statuses: readonly string[]; inStock: boolean; excludeCategories: readonly string[] } | null;
   /**
@@ -106,6 +107,8 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
   if (f.categories?.length) cond(`(${f.categories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.excludeCategories?.length) cond(`NOT (${f.excludeCategories.map((c) => subtree(c, params)).join(' OR ')})`);
   if (f.manufacturers?.length) cond(`p.mfr_slug IN (${placeholders(f.manufacturers, params)})`);
+  // The package column holds the part's package as written (text.ts: lone dots aside); no index: a row condition.
+  if (f.packages?.length) cond(`p.t_package COLLATE NOCASE IN (${placeholders(f.packages.map(packageText), params)})`);
   if (f.lists?.length) {
     const own: unknown[] = [];
     const ids = placeholders(f.lists, own);
@@ -179,12 +182,13 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
           .join(' AND ')
       : '1';
   const { categories, manufacturers, lists, specs, maxPriceUsd } = f;
-  const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && !f.priceAt;
+  const onlyIndexed = !f.status?.length && !f.excludeCategories?.length && !f.inStock && !f.priceAt && !f.packages?.length;
   const statusOnly = parts.length === 1 && f.status?.length ? f.status : null;
   const statusInCategories =
     parts.length === (f.inStock ? 3 : 2) && f.status?.length && categories?.length ? { statuses: f.status, categories, inStock: f.inStock === true } : null;
   const narrowed = Boolean(categories?.length || manufacturers?.length || lists?.length || specs?.length || maxPriceUsd !== undefined);
-  const rowConditions = !f.priceAt ? { statuses: f.status ?? [], inStock: f.inStock === true, excludeCategories: f.excludeCategories ?? [] } : null;
+  const rowConditions =
+    !f.priceAt && !f.packages?.length ? { statuses: f.status ?? [], inStock: f.inStock === true, excludeCategories: f.excludeCategories ?? [] } : null;
   const out: FilterSql = {
     sql: form('p.rowid IN'),
     probeSql: form('+p.rowid IN', true),

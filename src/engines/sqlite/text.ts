@@ -9,6 +9,9 @@ import { partTextFields, TOKEN } from '../text-tokens.ts';
 const LONE_DOT = /\.(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\./gu;
 const clean = (s: string) => s.replace(LONE_DOT, ' ');
 
+/** A package as the package column holds it (filters compare with it). */
+export const packageText = (p: string) => clean(p.trim());
+
 /** The FTS columns of a part, in FTS_COLUMNS order. */
 export function ftsRow(r: PartRecord): string[] {
   const f = partTextFields(r);
