@@ -140,7 +140,15 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
   // `bare`: values that are plain numbers ("2", "1~4"); `unparsed`: numbers read without a unit from a
   // text that has one the parser does not know ("1.08cm", "55gf"), whose scales would not compare.
   const specNames = new Map<string, { parts: number; bare: number; unparsed: number; units: Map<string, number> }>();
+  // Distributors named on offers (GraphQL supSellers): name as first written -> parts with an offer there.
+  const sellers = new Map<string, { name: string; parts: number }>();
   const noteSpecs = (r: PartRecord) => {
+    for (const name of new Set(r.offers.map((o) => o.distributor.trim()).filter(Boolean))) {
+      const key = name.toLowerCase();
+      const e = sellers.get(key);
+      if (e) e.parts++;
+      else sellers.set(key, { name, parts: 1 });
+    }
     for (const sp of r.specs) {
       let e = specNames.get(sp.name);
       if (!e) specNames.set(sp.name, (e = { parts: 0, bare: 0, unparsed: 0, units: new Map() }));
@@ -318,6 +326,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
           unitless: e.bare > 0 && e.unparsed === 0,
         }))
         .sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
+      sellers: [...sellers.values()].sort((a, b) => b.parts - a.parts || a.name.localeCompare(b.name)),
       lists: [
         ...listData,
         ...keptLists

@@ -80,6 +80,15 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** Absolute base URL of the API as clients reach it (stream_url, citation links); null: the address the connection reached (http/public-url.ts). */
   readonly publicBaseUrl: string | null;
+  /**
+   * Exchange rates for GraphQL's converted prices: units of each currency per US dollar (USD is 1).
+   * A currency without a rate is not converted into (the answer says so).
+   */
+  readonly currencyRates: Readonly<Record<string, number>>;
+  /** GET /graphql serves the interactive explorer to browsers. */
+  readonly graphqlExplorer: boolean;
+  /** GET /graphql?query=... runs read-only queries. */
+  readonly graphqlGet: boolean;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +165,28 @@ function classTable(env: Env, name: string): Partial<Record<UsageClass, number>>
     out[cls] = Number(m[2]);
   }
   return out;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const v = str(env, name);
+  if (v === null) return def;
+  const lower = v.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `must be true or false, got "${v}"`);
+}
+
+/** "EUR=0.92,GBP=0.79": units of each currency (three letters) per US dollar. */
+function currencyRates(env: Env): Readonly<Record<string, number>> {
+  const v = str(env, 'CURRENCY_RATES');
+  const out: Record<string, number> = { USD: 1 };
+  for (const item of v === null ? [] : v.split(',')) {
+    const m = /^\s*([A-Za-z]{3})\s*=\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$/.exec(item);
+    if (!m || !(Number(m[2]) > 0))
+      throw new ConfigError('CURRENCY_RATES', `must look like "EUR=0.92,GBP=0.79" (per US dollar, positive), got "${item.trim()}"`);
+    out[m[1]!.toUpperCase()] = m[1]!.toUpperCase() === 'USD' ? 1 : Number(m[2]);
+  }
+  return Object.freeze(out);
 }
 
 function redisPrefix(env: Env): string {
@@ -243,6 +274,9 @@ export function loadConfig(env: Env = process.env): Config {
     jobWorkers: int(env, 'JOB_WORKERS', 2, 0, 64),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     trustedProxies: addressBlocks(env, 'TRUSTED_PROXIES'),
+    currencyRates: currencyRates(env),
+    graphqlExplorer: bool(env, 'GRAPHQL_EXPLORER', true),
+    graphqlGet: bool(env, 'GRAPHQL_GET', true),
   });
 }
 

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   validation_error: 422,
   graphql_parse_failed: 400,
   graphql_validation_failed: 400,
+  query_too_complex: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   insufficient_scope: 403,

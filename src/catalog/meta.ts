@@ -43,6 +43,8 @@ export interface CatalogMeta {
   lists: ApprovedListData[];
   /** Spec names seen at ingest: parts carrying each, and the SI unit of its numeric values (most common). */
   specs?: SpecNameInfo[];
+  /** Distributors named on offers, with the parts they offer; absent in snapshots ingested before it was recorded. */
+  sellers?: { name: string; parts: number }[];
   /**
    * What the index version holds beyond what every version does, so that a request needing it on an
    * older version is refused instead of answered wrongly: 'price_bands', the unit price by order

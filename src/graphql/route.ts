@@ -1,21 +1,26 @@
 /**
- * POST /graphql: GraphQL over HTTP (graphql-http), behind the same guard as the REST routes (bearer key,
- * `parts:read`, the per-key throttle and the monthly request cap: one HTTP request counts once).
+ * /graphql: the Supply schema over HTTP (graphql-http), behind the same guard as the REST routes (a key or
+ * an access token of one, `parts:read`, the key's throttle and the monthly request cap: one request
+ * counts once), and the explorer.
  *
- *   - Before execution: the operation is parsed (at most MAX_TOKENS tokens), validated, and may select at
- *     most MAX_FIELDS fields once its fragments are expanded, of which at most MAX_EXPENSIVE root fields
- *     and `aggregations` (aliases count: each runs a search). When it selects a paid field (PAID_FIELDS),
- *     the account needs a subscription (403 subscription_required), credit (402 insufficient_credit) and
- *     monthly quota left (402 usage_limit_exceeded); the parts it can still pay for (quota and credit)
- *     are its allowance, and results beyond it are cut with a warning (SPEC.md Errors 4).
- *   - After: the parts returned are charged as `graphql_parts` (one unit a part). Should the debit fail
- *     anyway (a concurrent request spent the credit) the answer is 402 without data, and nothing is
- *     charged (a failed operation is free).
- *   - Errors keep GraphQL's form, `{errors: [{message, extensions: {code, request_id, detail?}}]}`, with the
- *     error catalogue's codes: a refused request (401, 403, 402, 429) answers with its HTTP status; a
- *     field's error (a bad argument: validation_error with `detail`; not_found) is an entry of `errors`
- *     beside the data of the other fields (GraphQL-over-HTTP status rules: 200 for application/json).
- * GET /graphql answers 404: this server ships no explorer and takes no GET queries (SPEC.md allows both off).
+ *   POST /graphql            a query (JSON body {query, variables?, operationName?})
+ *   GET  /graphql?query=...  a read-only query (GraphQL over HTTP's GET); GRAPHQL_GET=false turns it off
+ *   GET  /graphql            from a browser (Accept: text/html): the explorer page, which needs no key
+ *                            (GRAPHQL_EXPLORER=false turns it off); GET /graphql/assets/<name> its files
+ *
+ * Before execution the operation is parsed (at most MAX_TOKENS tokens), validated, and judged: at most
+ * MAX_FIELDS selections with fragments expanded, of which at most MAX_EXPENSIVE root fields and
+ * aggregations, depth and cost within limits.ts. When it selects a paid field (PAID_FIELDS) the account
+ * needs a subscription (403 subscription_required), credit (402 insufficient_credit) and monthly quota
+ * (402 usage_limit_exceeded); the parts it can still pay for are its allowance (context.ts). After
+ * execution the parts returned are charged as `graphql_parts`, in the ledger REST uses; should that debit
+ * fail (a concurrent request spent the credit), the answer is 402 without data and nothing is charged.
+ *
+ * Errors keep GraphQL's form, `{errors: [{message, extensions: {code, request_id, ...}}]}`: a refused
+ * request answers with its HTTP status; a malformed document is graphql_parse_failed or
+ * graphql_validation_failed, one too deep or too costly query_too_complex, without `data` (GraphQL
+ * §7.1.2: the request was not executed); a field's error (a bad argument: validation_error with
+ * `detail`) is an entry of `errors` beside the data of the other fields.
  */
 import type { Context } from 'koa';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql/index.js';
@@ -26,15 +31,19 @@ import type { AuthState } from '../accounts/port.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { graphqlErrorsSchema } from '../http/schemas.ts';
 import type { AppServices } from '../service/app-services.ts';
+import { loadedCatalog } from '../service/categories.ts';
+import { newContext, type GraphQLContext } from './context.ts';
+import { EXPLORER_CSP, explorerAsset, explorerPage, ASSET_NAMES } from './explorer.ts';
+import { MAX_COST, MAX_DEPTH, operationCost } from './limits.ts';
+import { graphqlSchema, PAID_FIELDS } from './schema.ts';
 import { operationShape } from './selection.ts';
-import { graphqlSchema, newContext, PAID_FIELDS, type GraphQLContext } from './schema.ts';
 import { Lru } from '../util/lru.ts';
 
-/** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every Part field fits). */
+/** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every part field fits). */
 export const MAX_TOKENS = 20_000;
-/** Most fields of one operation with its fragments expanded (a query for every Part field has about 60). */
+/** Most fields of one operation with its fragments expanded (a query for every SupPart field has about 150). */
 export const MAX_FIELDS = 1_000;
-/** Most root fields and `aggregations` fields (aliases included) one operation may select: each runs a search. */
+/** Most root fields and aggregation fields (aliases included) one operation may select: each runs a search. */
 export const MAX_EXPENSIVE = 10;
 
 /** An ApiError as the GraphQL error of a field (`original`: where it was raised). */
@@ -43,10 +52,10 @@ function toGraphQLError(e: ApiError, requestId: string, original: GraphQLError):
   return new GraphQLError(e.message, { nodes, source, positions, path, extensions: graphqlExtensions(e, requestId) });
 }
 
-/** The GraphQL error of a malformed request or document: the catalogue's graphql_* codes. */
+/** The GraphQL error of a request refused before execution: its own code, else the catalogue's graphql_* codes. */
 function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
-  const code = /^Syntax Error/.test(e.message) ? 'graphql_parse_failed' : 'graphql_validation_failed';
   const g = e instanceof GraphQLError ? e : null;
+  const code = (g?.extensions?.code as string | undefined) ?? (/^Syntax Error/.test(e.message) ? 'graphql_parse_failed' : 'graphql_validation_failed');
   return new GraphQLError(e.message, {
     nodes: g?.nodes,
     source: g?.source,
@@ -55,14 +64,17 @@ function requestError(e: Readonly<Error>, requestId: string): GraphQLError {
   });
 }
 
+/** A refusal of the operation's size: query_too_complex with what was measured. */
+const tooComplex = (message: string, measured: Record<string, number>) =>
+  new GraphQLError(message, { extensions: { code: 'query_too_complex' satisfies ErrorCode, ...measured } });
+
 /** Documents kept parsed and validated, and the longest query text kept (a client sends the same few queries over and over). */
 export const DOCUMENT_CACHE_SIZE = 500;
 export const DOCUMENT_CACHE_MAX_QUERY = 16 * 1024;
 
 /**
- * Query text -> its parsed document, kept once it validated against the schema (validation depends on
- * the document and the schema only, and takes about 0.5 ms for a query selecting every Part field,
- * against 30 µs to parse it). The most recently used DOCUMENT_CACHE_SIZE of at most
+ * Query text -> its parsed document, kept once it validated against the schema (validation depends on the
+ * document and the schema only). The most recently used DOCUMENT_CACHE_SIZE of at most
  * DOCUMENT_CACHE_MAX_QUERY characters each; graphql-js never changes a document it executes.
  */
 class DocumentCache {
@@ -78,7 +90,7 @@ class DocumentCache {
 /** graphql-http's answers without a body, by status. */
 const HTTP_REFUSALS: Record<number, ErrorCode> = { 405: 'method_not_allowed', 406: 'not_acceptable', 415: 'unsupported_media_type' };
 const HTTP_REFUSAL_MESSAGES: Record<number, string> = {
-  405: 'GraphQL queries are POSTed to /graphql.',
+  405: 'Only queries run over GET; POST the others to /graphql.',
   406: 'The client accepts neither application/graphql-response+json nor application/json.',
   415: 'The request body must be JSON: send Content-Type: application/json.',
 };
@@ -99,6 +111,9 @@ const graphqlResponseSchema = {
   type: 'object',
   properties: { data: { type: ['object', 'null'] }, errors: (graphqlErrorsSchema.properties as Record<string, unknown>).errors },
 };
+
+/** Whether a GET /graphql asks for the explorer page: a browser's navigation (HTML preferred to JSON). */
+const wantsExplorer = (s: AppServices, ctx: Context) => s.config.graphqlExplorer && ctx.accepts('application/json', 'text/html') === 'text/html';
 
 export function graphqlRoutes(s: AppServices): RouteSpec[] {
   const { schema, rootValue } = graphqlSchema();
@@ -139,11 +154,30 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
           validDocuments.set(params.query, document);
         }
         const shape = operationShape(document, params.operationName, params.variables);
-        if (shape.fields > MAX_FIELDS) return [new GraphQLError(`An operation may select at most ${MAX_FIELDS} fields with its fragments expanded.`)];
+        if (shape.fields > MAX_FIELDS)
+          return [
+            tooComplex(`An operation may select at most ${MAX_FIELDS} fields with its fragments expanded; it selects ${shape.fields}.`, {
+              fields: shape.fields,
+              max_fields: MAX_FIELDS,
+            }),
+          ];
         if (shape.expensive > MAX_EXPENSIVE) {
           return [
-            new GraphQLError(
-              `An operation may select at most ${MAX_EXPENSIVE} root and aggregations fields (aliases included); it selects ${shape.expensive}.`,
+            tooComplex(`An operation may select at most ${MAX_EXPENSIVE} root and aggregation fields (aliases included); it selects ${shape.expensive}.`, {
+              expensive: shape.expensive,
+              max_expensive: MAX_EXPENSIVE,
+            }),
+          ];
+        }
+        const view = await loadedCatalog(s);
+        const { depth, cost } = operationCost(schema, document, params.operationName, params.variables, view);
+        if (depth > MAX_DEPTH)
+          return [tooComplex(`The query nests fields ${depth} deep; at most ${MAX_DEPTH} levels are answered.`, { depth, max_depth: MAX_DEPTH })];
+        if (cost > MAX_COST) {
+          return [
+            tooComplex(
+              `The query's estimated cost is ${cost} (values in the answer, each search counting 100), above the limit of ${MAX_COST}: ask for fewer parts (limit, ids, queries) or fewer nested lists (similarParts, sellers, specs).`,
+              { cost, max_cost: MAX_COST },
             ),
           ];
         }
@@ -154,7 +188,7 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
           operationName: params.operationName,
           variableValues: params.variables,
           rootValue,
-          contextValue: newContext(s, auth, allowance),
+          contextValue: newContext(s, auth, view, s.config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`, allowance),
         } satisfies OperationArgs<GraphQLContext>;
       },
       onOperation: async (_req, args, result) => {
@@ -164,7 +198,7 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
         if (context.warnings.length) return { ...result, extensions: { ...result.extensions, warnings: context.warnings } };
       },
       formatError: (err) => {
-        // Before execution (no path): a malformed request or document.
+        // Before execution (no path): a malformed or refused document.
         if (!(err instanceof GraphQLError) || !err.path) return requestError(err, requestId);
         const original = err.originalError;
         if (original instanceof ApiError) return toGraphQLError(original, requestId, err);
@@ -174,7 +208,7 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
       },
     });
     return handler({
-      method: ctx.method,
+      method: ctx.method === 'HEAD' ? 'GET' : ctx.method,
       url: ctx.url,
       headers: { get: (k: string) => ctx.get(k) || null },
       body: () => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? null,
@@ -183,46 +217,87 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
     });
   }
 
+  /** Runs the request through graphql-http and writes its answer (refusals without a body: the catalogue's error). */
+  async function answer(ctx: Context) {
+    const [body, init] = await execute(ctx);
+    if (body === null)
+      throw new ApiError(HTTP_REFUSALS[init.status] ?? 'graphql_validation_failed', HTTP_REFUSAL_MESSAGES[init.status] ?? (init.statusText || 'Bad request.'), {
+        headers: init.headers,
+      });
+    ctx.status = init?.status ?? 200;
+    for (const [k, v] of Object.entries(init?.headers ?? {})) ctx.set(k, v);
+    ctx.body = body ?? '';
+  }
+
   return [
     {
       method: 'POST',
       path: '/graphql',
       operationId: 'graphql',
-      summary: 'GraphQL queries: supSearchMpn, supSearch, supMultiMatch, supParts, supManufacturers, supCategories',
+      summary: 'GraphQL (the Supply API schema): supSearchMpn, supSearch, supMultiMatch, supParts, supCategories, supManufacturers, supAttributes, supSellers',
       description:
-        'GraphQL over HTTP. The schema is in the README (GraphQL); introspection is on. Paid fields (supSearchMpn, supSearch, supMultiMatch, supParts) cost one graphql_parts unit per part returned and need a subscription and credit. Errors are GraphQL errors whose extensions.code is the error catalogue code; the throttle and monthly cap count each request once.',
+        'GraphQL over HTTP with the names, arguments and types of the public Supply API; introspection is on. Paid fields (supSearchMpn, supSearch, supMultiMatch, supParts) cost one graphql_parts unit per part returned and need a subscription and credit. Errors are GraphQL errors whose extensions.code is the error catalogue code; the throttle and monthly cap count each request once.',
       tags: ['graphql'],
       access: 'parts:read',
       documentedBody: graphqlRequestSchema,
       errorForm: 'graphql',
       responses: { 200: { description: 'The GraphQL result (data and field errors).', schema: graphqlResponseSchema } },
       errors: [400, 402, 403, 406, 415],
-      handler: async (ctx) => {
-        const [body, init] = await execute(ctx);
-        // graphql-http's refusals without a body: the catalogue's error, in GraphQL's form (the error middleware).
-        if (body === null)
-          throw new ApiError(
-            HTTP_REFUSALS[init.status] ?? 'graphql_validation_failed',
-            HTTP_REFUSAL_MESSAGES[init.status] ?? (init.statusText || 'Bad request.'),
-            { headers: init.headers },
-          );
-        ctx.status = init?.status ?? 200;
-        for (const [k, v] of Object.entries(init?.headers ?? {})) ctx.set(k, v);
-        ctx.body = body ?? '';
-      },
+      handler: answer,
     },
     {
       method: 'GET',
       path: '/graphql',
-      operationId: 'graphqlExplorer',
-      summary: 'GraphQL explorer and GET queries: disabled on this server (404)',
+      operationId: 'graphqlGet',
+      summary: 'The GraphQL explorer (browsers), or a read-only query (?query=, &variables=, &operationName=)',
+      description:
+        'From a browser (Accept: text/html) the interactive explorer, which needs no key; otherwise the query of the URL, which needs one as POST does. 404 when GRAPHQL_EXPLORER or GRAPHQL_GET turn the one asked for off.',
       tags: ['graphql'],
       access: 'parts:read',
+      publicWhen: (ctx) => wantsExplorer(s, ctx),
+      query: {
+        type: 'object',
+        properties: { query: { type: 'string' }, variables: { type: 'string', description: 'JSON.' }, operationName: { type: 'string' } },
+      },
       errorForm: 'graphql',
-      responses: {},
+      responses: {
+        200: { description: 'The explorer page (text/html), or the GraphQL result.', schema: graphqlResponseSchema },
+      },
+      errors: [400, 402, 403, 404, 405, 406],
+      handler: async (ctx) => {
+        if (wantsExplorer(s, ctx)) {
+          ctx.set('Content-Security-Policy', EXPLORER_CSP);
+          ctx.set('X-Content-Type-Options', 'nosniff');
+          ctx.type = 'text/html; charset=utf-8';
+          ctx.body = explorerPage();
+          return;
+        }
+        if (!s.config.graphqlGet) throw new ApiError('not_found', 'GET queries are disabled on this server; POST the query to /graphql.');
+        await answer(ctx);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/graphql/assets/:name',
+      operationId: 'graphqlExplorerAsset',
+      summary: "The explorer's scripts and styles (GraphiQL and React, served from this service)",
+      tags: ['graphql'],
+      access: 'public',
+      params: { type: 'object', required: ['name'], properties: { name: { type: 'string', description: ASSET_NAMES.join(', ') } } },
+      responses: { 200: { description: 'The file.', contentType: 'text/javascript' } },
       errors: [404],
-      handler: () => {
-        throw new ApiError('not_found', 'The GraphQL explorer and GET queries are disabled on this server; POST the query to /graphql.');
+      handler: (ctx, { params }) => {
+        const a = s.config.graphqlExplorer ? explorerAsset(params.name as string) : null;
+        if (!a) throw new ApiError('not_found', 'The GraphQL explorer is disabled on this server.');
+        ctx.set('Cache-Control', 'public, max-age=86400');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('ETag', a.etag);
+        if (ctx.get('If-None-Match') === a.etag) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.type = a.type;
+        ctx.body = a.body;
       },
     },
   ];

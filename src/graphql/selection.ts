@@ -31,9 +31,12 @@ export interface OperationShape {
   roots: string[];
   /** Selections with fragments expanded wherever they are spread. */
   fields: number;
-  /** Root fields and `aggregations` fields (each runs a search). */
+  /** Root fields and aggregation fields (each may run a search). */
   expensive: number;
 }
+
+/** Fields of a result set computed by the engine over the whole set. */
+const AGGREGATIONS = new Set(['specAggs', 'manufacturerAgg', 'categoryAgg', 'inStockAgg', 'suggestedCategories', 'suggestedFilters', 'allFilters']);
 
 /**
  * The shape of the operation `operationName` selects (see OperationShape). Each fragment's totals are
@@ -60,7 +63,7 @@ export function operationShape(doc: DocumentNode, operationName: string | null |
       out.fields++;
       if (sel.kind === Kind.FIELD) {
         if (root && sel.name.value !== '__typename') out.roots.push(sel.name.value);
-        if ((root && sel.name.value !== '__typename') || sel.name.value === 'aggregations') out.expensive++;
+        if ((root && sel.name.value !== '__typename') || AGGREGATIONS.has(sel.name.value)) out.expensive++;
         if (sel.selectionSet) add(walk(sel.selectionSet, false));
       } else if (sel.kind === Kind.INLINE_FRAGMENT) add(walk(sel.selectionSet, root));
       else {

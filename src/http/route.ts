@@ -43,6 +43,11 @@ export interface RouteSpec<Q = any, P = any, B = any> {
   description?: string;
   tags: string[];
   access: Access;
+  /**
+   * Requests this route answers without access control although its `access` says otherwise (GET /graphql:
+   * a browser's request for the explorer page needs no key; a query over GET does).
+   */
+  publicWhen?(ctx: Context): boolean;
   /** Paid operation: needs an active subscription and credit (README "Metering"). */
   paid?: boolean;
   /**

@@ -6,7 +6,7 @@
  */
 import type { PartRecord } from '../catalog/part.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import type { SearchReader } from '../engines/port.ts';
+import type { EngineFilters, SearchReader } from '../engines/port.ts';
 import { editDistance } from '../catalog/edit-distance.ts';
 import { mpnIdentity, normaliseMpn } from '../catalog/mpn.ts';
 import { packagingStemHits } from './packaging-stems.ts';
@@ -16,6 +16,8 @@ export interface MatchLine {
   query: string;
   manufacturer?: string;
   limit?: number;
+  /** Hard constraints on the candidates (GraphQL supMultiMatch's options); none by default. */
+  filters?: EngineFilters;
 }
 
 export interface MatchCandidate {
@@ -41,9 +43,9 @@ const STEM_CONFIDENCE = 86;
 const STEM_STEP = 2;
 
 /** Parts whose MPN key (or alias) is the line's key without a trailing packaging suffix, by id, with their confidence (the longest stem's highest). */
-async function packagingStems(engine: SearchReader, key: string): Promise<Map<number, number>> {
+async function packagingStems(engine: SearchReader, key: string, filters?: EngineFilters): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (const h of await packagingStemHits(engine, key)) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * h.order);
+  for (const h of await packagingStemHits(engine, key, { filters })) out.set(h.id, STEM_CONFIDENCE - STEM_STEP * h.order);
   return out;
 }
 
@@ -67,10 +69,10 @@ export async function matchPart(engine: SearchReader, view: CatalogView | null, 
   const key = normaliseMpn(line.query);
   const wanted = line.manufacturer ? (view?.manufacturerMatcher().match(line.manufacturer, 1)[0] ?? null) : null;
   const wantedSlug = wanted && wanted.confidence >= 60 ? wanted.slug : null;
-  const cands = await searchMpn(engine, line.query, { limit: Math.max(limit, 10), filters: {} });
+  const cands = await searchMpn(engine, line.query, { limit: Math.max(limit, 10), filters: line.filters ?? {} });
   // A BOM line often carries a packaging suffix the catalogue's MPN lacks ("STM32F103C8T6TR" for
   // STM32F103C8T6): without an exact hit, the MPN the line extends by such a suffix is a candidate too.
-  const stems = cands.some((c) => c.tier === 'exact') ? new Map<number, number>() : await packagingStems(engine, key);
+  const stems = cands.some((c) => c.tier === 'exact') ? new Map<number, number>() : await packagingStems(engine, key, line.filters);
   // A part found both ways keeps the stem reading: its other tier (infix, fuzzy) undersells it.
   const others = cands.filter((c) => !stems.has(c.id));
   const ids = [...stems.keys(), ...others.map((c) => c.id)];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Capability } from '../../src/accounts/port.ts';
 import type { AiProvider } from '../../src/ai/port.ts';
-import { closeServices, createServices, workerDeps } from '../../src/composition.ts';
+import { closeServices, composeServices, createAccounts, createJobAdapters, createServices, workerDeps } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
@@ -72,8 +72,47 @@ export async function startTestApi(
   const services = await createServices(config, { log: opts.log ?? silentLogger, aiProvider: opts.provider });
   if (catalog) await ingestCatalog(services.engine, catalog);
   else await ingestSmallFixture(services.engine, true);
+  return serve(services, opts.workers, async () => {
+    await closeServices(services);
+    if (kind === 'opensearch') await fetch(`${config.opensearchUrl}/${prefix}-*`, { method: 'DELETE' });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * A test API over an engine that is loaded already (the real catalogue's, shared by a suite), composed
+ * as createServices composes the service around it, with accounts and jobs in a data dir of its own.
+ * Closing it closes what it made, not the engine.
+ */
+export async function startApiOver(engine: SearchEngine, env: Record<string, string> = {}): Promise<TestApi> {
+  const dir = tempDir();
+  const config = loadConfig({ PARTSEARCH_DATA_DIR: dir, EMBEDDING_MODEL_DIR: 'none', PARTSEARCH_KEY_PEPPER: 'test-pepper', ...env });
+  const accountAdapters = await createAccounts(config);
+  const { jobStore, aiProvider } = await createJobAdapters(config);
+  const services = composeServices({
+    config,
+    log: silentLogger,
+    engine,
+    embedder: null,
+    embedderMessage: 'lexical-only',
+    ...accountAdapters,
+    jobStore,
+    aiProvider,
+  });
+  return serve(services, 0, async () => {
+    await services.gate?.close();
+    await services.accounts.close();
+    await services.throttle.close();
+    await jobStore.close();
+    await aiProvider.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/** Serves `services` on a loopback port (jobs run in this process unless `workers` is 0); `release` frees them at close. */
+async function serve(services: AppServices, workers: number | undefined, release: () => Promise<void>): Promise<TestApi> {
   // Jobs run in this process, as with the embedded default's JOB_WORKERS (none with `workers: 0`: jobs stay queued).
-  const runner = opts.workers === 0 ? null : startRunner(workerDeps(services), { concurrency: opts.workers ?? 2 });
+  const runner = workers === 0 ? null : startRunner(workerDeps(services), { concurrency: workers ?? 2 });
   const server = await startServer(services);
   let n = 0;
   return {
@@ -107,9 +146,7 @@ export async function startTestApi(
     async close() {
       await runner?.stop();
       await server.close();
-      await closeServices(services);
-      if (kind === 'opensearch') await fetch(`${config.opensearchUrl}/${prefix}-*`, { method: 'DELETE' });
-      fs.rmSync(dir, { recursive: true, force: true });
+      await release();
     },
   };
 }

@@ -189,6 +189,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       monthlyCap: billing.monthlyRequestCap,
     };
     return async (ctx: Context, next: Next) => {
+      if (route.publicWhen?.(ctx)) return next();
       const header = credentialHeader(ctx);
       const period = currentPeriod();
       // HEAD shows no record: nothing to charge (a link checker's HEAD on a part URL is free).
