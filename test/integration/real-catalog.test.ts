@@ -4,7 +4,9 @@
  * on the real data: the rule-judged real-mpn, real-param, real-count and real-nl suites (src/relevance/real-suites.ts), run
  * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
  * TOLERANCE (test/support/relevance-gate.ts) on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
- * rewrites the file). Skips with a message when the shared data is absent.
+ * rewrites the file); and run every collected Supply API document (test/fixtures/supply-api-documents.json)
+ * unchanged through /graphql over that index, as its tool sends it, each answering data and no error.
+ * Skips with a message when the shared data is absent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,8 @@ import { createCatalogProvider } from '../../src/catalog/view.ts';
 import { agenticSearch } from '../../src/search/agentic.ts';
 import { noteSkip, SHARED_CATALOG, sharedCatalogPresent, tempDir } from '../support/fixtures.ts';
 import { metricDrops, TOLERANCE, UPDATE_BASELINES } from '../support/relevance-gate.ts';
+import { startApiOver } from '../support/api.ts';
+import { clientToken, DOCUMENT_CURRENCY_RATES, missingData, sendDocument, SUPPLY_DOCUMENTS } from '../support/supply-documents.ts';
 
 const BASELINES = path.resolve(import.meta.dirname, '..', 'relevance', 'baselines');
 interface RealBaseline {
@@ -152,6 +156,27 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
       ).toEqual(expect.arrayContaining(['12MHz', '20pF']));
     }
   });
+
+  it('answers every collected Supply API document unchanged (token from /connect/token): data and no errors', async () => {
+    const api = await startApiOver(engine, { CURRENCY_RATES: DOCUMENT_CURRENCY_RATES });
+    try {
+      const token = await clientToken(api);
+      const failures: string[] = [];
+      const times: string[] = [];
+      for (const d of SUPPLY_DOCUMENTS) {
+        const r = await sendDocument(api, token, d);
+        times.push(`${d.id} ${r.ms.toFixed(0)} ms`);
+        const missing = r.body.errors ? [] : missingData(r.body.data);
+        if (r.status !== 200 || r.body.errors || missing.length) {
+          failures.push(`${d.id} (${d.repository} ${d.path}): ${r.status} ${JSON.stringify(r.body.errors ?? missing).slice(0, 600)}`);
+        }
+      }
+      console.log(`Supply API documents on ${name}: ${SUPPLY_DOCUMENTS.length - failures.length}/${SUPPLY_DOCUMENTS.length} answered\n  ${times.join('\n  ')}`);
+      expect(failures).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  }, 300_000);
 
   it('keeps real-data relevance (real-mpn, real-param, real-count, real-nl; lexical) at its baseline', async () => {
     const suites = await realSuites();
