@@ -14,17 +14,18 @@ import type { PartSpec } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
 import type { SiUnit } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import { attributeById, attributeByKey, describeSpec, presentSpec, toSupAttribute, type SpecAttribute } from '../vocabulary/attributes.ts';
+import {
+  attributeById,
+  attributeByKey,
+  describeSpec,
+  presentSpec,
+  toSupAttribute,
+  type SpecAttribute,
+  type SupAttributeShape,
+} from '../vocabulary/attributes.ts';
 
 /** SupAttribute, and the SI unit its numbers are in (null: text, or plain numbers). */
-export interface AttributeData {
-  id: string;
-  name: string;
-  shortname: string;
-  group: string;
-  valueType: string;
-  unitsName: string;
-  unitsSymbol: string;
+export interface AttributeData extends SupAttributeShape {
   unit: SiUnit | null;
 }
 
