@@ -6,6 +6,7 @@
 import { CategoryTree } from './categories.ts';
 import { ManufacturerRegistry } from './manufacturers.ts';
 import { createCategoryMatcher, type CategoryMatcher } from './match/categories.ts';
+import { withFunctions } from './match/functions.ts';
 import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
 import type { SiUnit } from './units.ts';
@@ -55,7 +56,7 @@ export function buildView(meta: CatalogMeta): CatalogView {
     manufacturers,
     lists: meta.lists,
     specUnits,
-    categoryMatcher: () => (cm ??= createCategoryMatcher(meta.categories)),
+    categoryMatcher: () => (cm ??= withFunctions(createCategoryMatcher(meta.categories), meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
     specNameIndex: () => (sn ??= namesByAttribute(specUnits.keys(), (name) => specUnits.get(name))),
     unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.unitless === true).map((x) => x.name))),

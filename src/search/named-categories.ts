@@ -44,12 +44,20 @@ const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}-]/gu, '');
  * confidently): the category words together; or else the same words without mounting words ("ir led
  * smd" names the infrared LEDs); or else without counts and colours too ("white LED through hole" names
  * the LED categories, whose names say nothing of colour or mounting).
+ * When no name is said, the categories whose parts do what the query describes ("isolate ... with
+ * light": optocouplers; the function vocabulary, CategoryMatcher.byFunction), all as one tier.
  * A run of a description's words ("Step-Down Voltage Regulator" in "Adjustable 3A 150kHz Step-Down
  * Voltage Regulator") is not tried: it named categories the description was not about (real-nl -0.014
  * and -0.032 on two seeds, bench/results/relevance.md).
  */
 export function namedCategories(matcher: CategoryMatcher | undefined, query: string): CategoryMatch[] {
   if (!matcher) return [];
+  const byName = namedByName(matcher, query);
+  return byName.length ? byName : (matcher.byFunction?.(query) ?? []);
+}
+
+/** The categories the query names by their names (see namedCategories). */
+function namedByName(matcher: CategoryMatcher, query: string): CategoryMatch[] {
   const all = categoryWords(query);
   if (all === '') return [];
   const named = (words: string) => {

@@ -41,10 +41,14 @@ export interface CategoryMatch {
   confidence: number;
   /** The query equals this category's own name up to case, spacing and punctuation (not only its group's). */
   exact: boolean;
+  /** Named by what its parts do, not by its name: the function's id (vocabulary/functions.json). */
+  function?: string;
 }
 
 export interface CategoryMatcher {
   match(query: string, limit: number): CategoryMatch[];
+  /** The categories whose parts do what the query asks for, by the function vocabulary (match/functions.ts); none when it says no function. */
+  byFunction?(query: string): CategoryMatch[];
 }
 
 export const CATEGORY_FLOOR = 25;

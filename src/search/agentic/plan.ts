@@ -12,6 +12,7 @@ import { DEFAULT_FUSION, type Fusion } from '../fusion.ts';
 import { namedCategories, namedSet, underCategory } from '../named-categories.ts';
 import { specFilters, type SpecNameIndex } from '../spec-retrieval.ts';
 import type { Family } from '../../vocabulary/families.ts';
+import { functionById } from '../../vocabulary/functions.ts';
 import { understandQuery, type QueryUnderstanding } from '../understand.ts';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
@@ -78,8 +79,10 @@ export function intersectCategories(filter: readonly string[] | undefined, named
 }
 
 export function planSearch(req: AgenticRequest, retrieval: Retrieval): SearchPlan {
-  const u = understandQuery(req.query);
   const named = namedCategories(req.categories, req.query);
+  // A function may imply a value the need leaves unsaid (a real-time clock crystal: 32.768 kHz).
+  const implied = named[0]?.function ? functionById(named[0].function)?.adds : undefined;
+  const u = understandQuery(implied ? `${req.query} ${implied}` : req.query);
   const lexicalLists = retrieval !== 'vector';
   return {
     query: req.query,
