@@ -59,7 +59,7 @@ describe.skipIf(!present)('sentence embeddings (all-MiniLM-L6-v2)', () => {
     try {
       const s = await runIngest({ engine, embedder, parts: [SMALL.parts], categoriesFile: SMALL.categories, reportFile: path.join(dir, 'r.jsonl') });
       expect(s.embedded).toBe(true);
-      expect((await engine.meta())!.embedding).toEqual({ model: embedder.model, dims: 384 });
+      expect((await engine.meta())!.embedding).toEqual({ model: embedder.model, dims: 384, fingerprint: embedder.fingerprint });
       const [q] = await embedder.embed(['N-channel MOSFET transistor']);
       const nn = await engine.knn(q!, 3, {});
       expect((await engine.getParts([nn[0]!.id]))[0]!.mpn).toBe('AO3400A');
