@@ -512,7 +512,8 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch engine against a real cluster', () 
     'retries bulk requests on 429 and connection resets, and items rejected with 429',
     async () => {
       const proxy = await flakyProxy(OPENSEARCH_URL!);
-      const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 } });
+      // Loaded from scratch: a version derived from the live one would send none of these unchanged parts.
+      const flaky = createOpenSearchEngine({ url: proxy.url, prefix, client: { baseDelayMs: 5, maxDelayMs: 20 }, deriveVersions: false });
       try {
         const loader = await flaky.beginLoad({ embeddingDims: 4 });
         // One part per write: one _bulk request per attempt.
@@ -756,6 +757,61 @@ describe.skipIf(!OPENSEARCH_URL)('OpenSearch: a version name used again after a 
       } finally {
         await api.close();
         await loaderEngine.close();
+      }
+    },
+    T,
+  );
+});
+
+describe.skipIf(!OPENSEARCH_URL)('OpenSearch: a version derived from the live one', () => {
+  const prefix = `pstest-${randomBytes(4).toString('hex')}`;
+  afterAll(() => dropIndices(prefix), T);
+  /** Documents OpenSearch indexed into an index since it was created (a clone starts at 0). */
+  const indexed = async (index: string) =>
+    (await os<{ indices: Record<string, { primaries: { indexing: { index_total: number } } }> }>('GET', `/${index}/_stats/indexing`)).indices[index]!.primaries
+      .indexing.index_total;
+
+  it(
+    'indexes nothing for the same parts, only the changed ones for a changed dump, and drops the parts the dump lost',
+    async () => {
+      const { parts, meta } = build();
+      const engine = createOpenSearchEngine({ url: OPENSEARCH_URL!, prefix });
+      const load = async (ps: IndexedPart[]) => {
+        const loader = await engine.beginLoad({ embeddingDims: 4 });
+        for (let i = 0; i < ps.length; i += 4) expect(await loader.write(ps.slice(i, i + 4))).toEqual([]);
+        return loader.finish(meta(ps.length), ps.length);
+      };
+      try {
+        await engine.init();
+        const v1 = await load(parts);
+        expect(await indexed(v1.version)).toBe(parts.length);
+
+        const v2 = await load(parts);
+        expect(v2).toMatchObject({ count: parts.length });
+        expect(await indexed(v2.version)).toBe(0);
+        expect((await engine.getParts(parts.map((p) => p.record.id))).map((r) => r.description)).toEqual(parts.map((p) => p.record.description));
+        // The live version takes writes again (its write block was lifted after the clone). The list edit
+        // voids the part's hash: the next version indexes it again, though its new record equals the old one.
+        await engine.setListMembership('lst_derived', [parts[2]!.record.id]);
+
+        // One part changed, one gone: the derived version indexes the one and deletes the other.
+        const [changed, gone, ...same] = parts;
+        const edited: IndexedPart = {
+          record: { ...changed!.record, description: 'Revised description' },
+          embedding: Float32Array.from([-0.5, -0.5, -0.5, -0.5]),
+        };
+        const v3 = await load([edited, ...same]);
+        expect(v3).toMatchObject({ count: parts.length - 1 });
+        expect(await indexed(v3.version)).toBe(2);
+        expect((await engine.getParts([parts[2]!.record.id]))[0]?.lists).toEqual([]);
+        expect(await engine.getParts([changed!.record.id, gone!.record.id])).toEqual([expect.objectContaining({ description: 'Revised description' })]);
+        const [nearest] = await engine.knn(Float32Array.from([-0.5, -0.5, -0.5, -0.5]), 1, {});
+        expect(nearest).toMatchObject({ id: changed!.record.id });
+        expect(await engine.rollback()).toEqual({ from: v3.version, to: v2.version });
+        expect((await engine.getParts([parts[2]!.record.id]))[0]?.lists).toEqual(['lst_derived']);
+        expect(await engine.getParts([gone!.record.id])).toHaveLength(1);
+      } finally {
+        await engine.close();
       }
     },
     T,

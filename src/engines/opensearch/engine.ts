@@ -64,6 +64,8 @@ export interface OpenSearchEngineOptions {
   mpnFuzzyInQuery?: boolean;
   /** Segments a loaded version is merged down to before it goes live (loader.ts; default 1, 0: none). */
   mergeSegments?: number;
+  /** Loads derive the new version from the live one when they can (derive.ts; default true; false: always from scratch). */
+  deriveVersions?: boolean;
   /** Parsed records kept for searches' hits (records.ts; default 20,000, 0: none). */
   recordCacheSize?: number;
 }
@@ -357,7 +359,10 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     escapedSlugs: slugs.escapedSlugs,
     async beginLoad(o) {
       await init();
-      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims, { mergeSegments: opts.mergeSegments ?? 1 });
+      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims, {
+        mergeSegments: opts.mergeSegments ?? 1,
+        derive: opts.deriveVersions,
+      });
       // The finished load swaps the live version: what was remembered of the old one goes.
       const finish = loader.finish.bind(loader);
       return Object.assign(loader, {

@@ -27,14 +27,14 @@ boolean add(def holder, def id) {
 }
 boolean changed = add(ctx._source, params.list);
 if (add(ctx._source.record, params.list)) { changed = true; }
-if (!changed) { ctx.op = 'noop'; }`;
+if (!changed) { ctx.op = 'noop'; } else { ctx._source.remove('doc_hash'); }`;
 
 const REMOVE_LIST = `
 boolean changed = false;
 for (def holder : [ctx._source, ctx._source.record]) {
   if (holder != null && holder.lists != null && holder.lists.removeIf(l -> l == params.list)) { changed = true; }
 }
-if (!changed) { ctx.op = 'noop'; }`;
+if (!changed) { ctx.op = 'noop'; } else { ctx._source.remove('doc_hash'); }`;
 
 /** Ids of the parts matching `query` in `index`, walked with search_after. */
 async function idsWhere(search: SearchFn, index: string, query: Dsl): Promise<string[]> {
@@ -52,7 +52,8 @@ async function idsWhere(search: SearchFn, index: string, query: Dsl): Promise<st
 /**
  * Bulk scripted updates of `lists` and `record.lists` (no _update_by_query: that needs the
  * reindex module, which minimal distributions lack). Scripts check before they change, so a
- * repeated request is harmless.
+ * repeated request is harmless. A document they change loses its `doc_hash` (derive.ts), so a version
+ * derived from this one indexes it again rather than trust a hash of what it was before the edit.
  */
 export async function setListMembership(ctx: ListContext, listId: string, partIds: readonly number[]): Promise<void> {
   const { client, names, search } = ctx;

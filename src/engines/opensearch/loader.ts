@@ -1,7 +1,10 @@
 /**
  * Bulk load of a new parts index version.
  *
- * beginLoad creates `<prefix>-parts-v<N>` with refreshes off and no replicas; `write` sends _bulk
+ * beginLoad creates `<prefix>-parts-v<N>` with refreshes off and no replicas, or, when the live version
+ * was built from the same index definition, clones the live version under that name (derive.ts): then
+ * `write` sends only the documents whose hash differs from the live one's, and `finish` deletes those the
+ * dump no longer holds. `write` sends _bulk
  * index actions (the part id is the _id, so a repeated part replaces the earlier one). Transient
  * request failures are retried by the client; items rejected with 429/5xx are re-sent with
  * backoff; other item errors are returned as WriteFailures. `finish` restores the serving
@@ -12,9 +15,11 @@ import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
 import type { EngineLoader, WriteFailure } from '../port.ts';
 import { backoffDelay, isTransientStatus, OpenSearchError, sleep, type OsClient } from './client.ts';
+import { IdSet } from '../../catalog/id-set.ts';
+import { cloneVersion, DOC_HASH_FIELD, docHash, documentHashes, sameDefinition } from './derive.ts';
 import { partDocument } from './documents.ts';
-import { bumpSeq, deleteIndex, listVersions, pointers, readState, swapAlias, writePointers, type IndexNames } from './indices.ts';
-import { partsIndexBody, partsServingSettings } from './mappings.ts';
+import { bumpSeq, deleteIndex, listVersions, liveIndex, pointers, readState, swapAlias, writePointers, type IndexNames } from './indices.ts';
+import { partsIndexBody, partsLoadSettings, partsServingSettings, type IndexBody } from './mappings.ts';
 
 /**
  * Concurrent _bulk requests per write: a request to one shard is indexed by one write thread, so
@@ -46,15 +51,20 @@ function failure(p: IndexedPart, reason: string): WriteFailure {
   return { id: p.record.id, mpn: p.record.mpn, manufacturer: p.record.manufacturer.name, reason };
 }
 
-/** Creates the next version index; the create call itself claims N (a clash moves to N+1). */
-async function createVersion(ctx: LoaderContext, dims: number | null): Promise<{ name: string; seq: number }> {
+/**
+ * Creates the next version index, or clones `from` under its name; the create (or clone) call itself
+ * claims N (a clash moves to N+1). A clone OpenSearch refuses returns null (the caller creates instead).
+ */
+async function createVersion(ctx: LoaderContext, body: IndexBody, from: string | null = null): Promise<{ name: string; seq: number } | null> {
   const { client, names } = ctx;
   const [state, versions] = await Promise.all([readState(client, names), listVersions(client, names)]);
   let seq = Math.max(state.seq, ...versions.map((v) => v.seq), 0) + 1;
   for (let tries = 0; ; tries++, seq++) {
     const name = names.version(seq);
     try {
-      await client.send({ method: 'PUT', path: `/${name}`, body: partsIndexBody(dims) });
+      if (from) {
+        if (!(await cloneVersion(client, from, name, partsLoadSettings()))) return null;
+      } else await client.send({ method: 'PUT', path: `/${name}`, body });
       await bumpSeq(client, names, seq);
       return { name, seq };
     } catch (e) {
@@ -63,6 +73,9 @@ async function createVersion(ctx: LoaderContext, dims: number | null): Promise<{
     }
   }
 }
+
+/** Share of a derived version's documents that may change before it is merged like a version from scratch. */
+const DERIVED_MERGE_SHARE = 0.1;
 
 /** Most time between two looks at a running merge. */
 const MERGE_POLL_MS = 1000;
@@ -100,10 +113,30 @@ export async function mergeSegments(client: OsClient, index: string, max: number
   await client.send({ method: 'POST', path: `/${index}/_refresh` });
 }
 
-export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: number | null, opts: { mergeSegments?: number } = {}): Promise<EngineLoader> {
+export async function createOpenSearchLoader(
+  ctx: LoaderContext,
+  embeddingDims: number | null,
+  opts: { mergeSegments?: number; derive?: boolean } = {},
+): Promise<EngineLoader> {
   const { client, names } = ctx;
-  const { name: version, seq } = await createVersion(ctx, embeddingDims);
+  const body = partsIndexBody(embeddingDims);
+  // Derived from the live version when it was built from this definition (derive.ts); else from scratch.
+  const live = opts.derive === false ? null : await liveIndex(client, names);
+  const definition = (body.mappings._meta as { definition: string }).definition;
+  let base: { name: string; hashes: Map<number, string> } | null =
+    live && (await sameDefinition(client, live, definition)) ? { name: live, hashes: await documentHashes(client, live) } : null;
+  let created = base ? await createVersion(ctx, body, base.name) : null;
+  if (!created) {
+    base = null;
+    created = (await createVersion(ctx, body))!;
+  }
+  const { name: version, seq } = created;
   const withVectors = embeddingDims !== null && embeddingDims > 0;
+  /** Ids of this load's parts (sent or, unchanged, kept from the base), and those sent. */
+  const seen = new IdSet();
+  const sent = new IdSet();
+  /** Parts of the base whose write failed in this load. */
+  const failed = new Set<number>();
   let state: 'loading' | 'finished' | 'aborted' = 'loading';
 
   function assertLoading(): void {
@@ -164,6 +197,24 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
     return failures;
   }
 
+  /** Deletes documents by part id (a derived version's parts the dump no longer holds). */
+  async function deleteDocuments(ids: readonly number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 5000) {
+      const ndjson = ids
+        .slice(i, i + 5000)
+        .map((id) => `${JSON.stringify({ delete: { _id: String(id) } })}\n`)
+        .join('');
+      const r = await client.send<BulkResponse>({
+        method: 'POST',
+        path: `/${version}/_bulk`,
+        query: { filter_path: 'errors,items.*.status,items.*.error' },
+        ndjson,
+      });
+      const bad = (r.items ?? []).map((it) => Object.values(it)[0]).find((x) => x?.error && x.status !== 404);
+      if (bad?.error) throw new Error(`dropping parts the dump no longer holds from ${version} failed: ${itemReason(bad.error)}`);
+    }
+  }
+
   return {
     version,
     async write(parts) {
@@ -179,15 +230,31 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
       const lanes: BulkItem[][] = Array.from({ length: BULK_LANES }, () => []);
       for (const p of last.values()) {
         try {
-          const action = JSON.stringify({ index: { _id: String(p.record.id) } });
-          const lines = `${action}\n${JSON.stringify(partDocument(p.record, p.embedding, withVectors))}\n`;
-          lanes[p.record.id % BULK_LANES]!.push({ part: p, lines });
+          const id = p.record.id;
+          const doc = JSON.stringify(partDocument(p.record, p.embedding, withVectors));
+          const hash = docHash(doc);
+          seen.add(id);
+          // Unchanged since the base, and not written earlier in this load (a later duplicate may differ).
+          if (base && !sent.has(id) && base.hashes.get(id) === hash) continue;
+          sent.add(id);
+          const action = JSON.stringify({ index: { _id: String(id) } });
+          const lines = `${action}\n${doc.slice(0, -1)},"${DOC_HASH_FIELD}":"${hash}"}\n`;
+          lanes[id % BULK_LANES]!.push({ part: p, lines });
         } catch (e) {
           failures.push(failure(p, `not serialisable: ${(e as Error).message}`));
         }
       }
       const laneFailures = await Promise.all(lanes.filter((l) => l.length > 0).map(sendWithRetries));
       failures.push(...laneFailures.flat());
+      // A part that failed is not in the version: not even as the base's copy of it (unless a later
+      // record of it is written).
+      if (base) {
+        const bad = new Set(failures.map((f) => f.id));
+        for (const id of last.keys()) {
+          if (bad.has(id) && base.hashes.has(id)) failed.add(id);
+          else failed.delete(id);
+        }
+      }
       // As in the SQLite adapter: a batch in which every record fails is a systemic problem.
       if (parts.length > 0 && failures.length === last.size) {
         const sample = failures.slice(0, 3).map((f) => `${f.manufacturer} ${f.mpn} (id ${f.id}): ${f.reason}`);
@@ -220,13 +287,17 @@ export async function createOpenSearchLoader(ctx: LoaderContext, embeddingDims: 
 
     async finish(meta: CatalogMeta, expected: number) {
       assertLoading();
+      // A derived version drops the base's parts this dump does not hold (or failed to write).
+      const dropped = base ? [...base.hashes.keys()].filter((id) => !seen.has(id) || failed.has(id)) : [];
+      await deleteDocuments(dropped);
       await client.send({ method: 'PUT', path: `/${version}/_settings`, body: { index: partsServingSettings() } });
       await client.send({ method: 'POST', path: `/${version}/_refresh` });
       const { count } = await client.send<{ count: number }>({ method: 'GET', path: `/${version}/_count` });
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
-      const merge = opts.mergeSegments ?? 0;
+      // A derived version that changed little keeps its segments: merging them would index its vectors again.
+      const merge = base && sent.size + dropped.length <= DERIVED_MERGE_SHARE * count ? 0 : (opts.mergeSegments ?? 0);
       if (merge > 0) await mergeSegments(client, version, merge);
       // Primaries must be active before the alias sends searches here.
       await client.request({

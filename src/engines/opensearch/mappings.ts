@@ -4,6 +4,7 @@
  * bulk-load settings laid over the serving ones.
  */
 import fs from 'node:fs';
+import { definitionHash } from './derive.ts';
 
 const DIR = new URL('../../../index-mappings/', import.meta.url);
 
@@ -62,8 +63,15 @@ export function partsIndexBody(embeddingDims: number | null): IndexBody {
     delete props[RECORD_FIELD];
     props.record = { type: 'object', enabled: false };
   }
+  // The definition a version was built from, by hash: a version is derived only from one built alike (derive.ts).
+  body.mappings._meta = { ...(body.mappings._meta as Json | undefined), definition: definitionHash(body) };
   body.settings.index = { ...body.settings.index, ...LOAD_SETTINGS };
   return body;
+}
+
+/** The settings a load overrides (no refreshes, no replicas), for a version cloned from the live one. */
+export function partsLoadSettings(): Json {
+  return { ...LOAD_SETTINGS };
 }
 
 /** Settings put back on a loaded version before it goes live (the serving values of parts.json). */
