@@ -1,7 +1,8 @@
 /** `partsearch lists …`: approved lists are managed here, outside the API. */
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { createEngine } from '../composition.ts';
-import { createUserList, editMembers, importLists, ListError } from '../catalog/lists.ts';
+import { ListError } from '../catalog/lists.ts';
+import { createUserList, editMembers, importLists } from '../service/list-admin.ts';
 import { readListsFile } from '../../ingest/catalog-files.ts';
 import { UsageError, type Command } from './args.ts';
 

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createUserList, editMembers, importLists, ListError } from '../../src/catalog/lists.ts';
+import { ListError } from '../../src/catalog/lists.ts';
+import { createUserList, editMembers, importLists } from '../../src/service/list-admin.ts';
 import { NOTICE_NO_LISTS, NOTICE_NO_OWN_LISTS } from '../../src/service/lists.ts';
 import { API_ENGINES, startTestApi, useTestApi } from '../support/api.ts';
 import { tempDir } from '../support/fixtures.ts';
