@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/match.ts
  */
-import { loadCountedTaxonomy } from '../src/catalog/counted-taxonomy.ts';
+import { loadCountedTaxonomy } from '../ingest/counted-taxonomy.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCountedTaxonomy } from '../../src/catalog/counted-taxonomy.ts';
+import { loadCountedTaxonomy } from '../../ingest/counted-taxonomy.ts';
 import { CategoryTree } from '../../src/catalog/categories.ts';
 import { ManufacturerRegistry } from '../../src/catalog/manufacturers.ts';
 import { createCategoryMatcher } from '../../src/catalog/match/categories.ts';

@@ -4,9 +4,9 @@
  * real-data matching test and bench/match.ts).
  */
 import fs from 'node:fs';
-import { openLines } from '../../ingest/read-lines.ts';
-import { CategoryTree } from './categories.ts';
-import { ManufacturerRegistry } from './manufacturers.ts';
+import { openLines } from './read-lines.ts';
+import { CategoryTree } from '../src/catalog/categories.ts';
+import { ManufacturerRegistry } from '../src/catalog/manufacturers.ts';
 
 export async function loadCountedTaxonomy(files: {
   categories: string;
