@@ -10,7 +10,7 @@ import { USAGE_CLASSES, type UsageClass } from './accounts/port.ts';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './accounts/tokens.ts';
 import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
 import { DEFAULT_CACHE_KEEP } from './embeddings/vector-cache.ts';
-import { DEFAULT_RECORD_CACHE } from './engines/sqlite/records.ts';
+import { DEFAULT_RECORD_CACHE } from './engines/port.ts';
 import { parseAddressBlock } from './util/address-block.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';

@@ -11,6 +11,7 @@
  * remembered briefly (liveShape).
  */
 import type { PartRecord } from '../../catalog/part.ts';
+import { DEFAULT_RECORD_CACHE } from '../port.ts';
 import type { OsClient } from './client.ts';
 import type { IndexNames } from './indices.ts';
 import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
@@ -79,10 +80,8 @@ export const ID_ONLY = { _source: false, stored_fields: '_none_', docvalue_field
  */
 export const CACHED_RECORDS = { ...ID_ONLY, seq_no_primary_term: true };
 
-/** Parsed records kept by default (about 3.4 KiB each on the real catalogue: about 70 MB when full). */
-const DEFAULT_CACHE_SIZE = 20_000;
-
-export function createRecordStore({ client, names, cacheSize = DEFAULT_CACHE_SIZE }: { client: OsClient; names: IndexNames; cacheSize?: number }) {
+/** `cacheSize`: parsed records kept (default DEFAULT_RECORD_CACHE; 0 keeps none). */
+export function createRecordStore({ client, names, cacheSize = DEFAULT_RECORD_CACHE }: { client: OsClient; names: IndexNames; cacheSize?: number }) {
   /**
    * Records by document version (index, id, sequence number, primary term), most recently used last,
    * deeply frozen (callers share them). A document rewritten (a list edit) has a new sequence number,

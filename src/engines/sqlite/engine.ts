@@ -10,6 +10,7 @@ import { openSqliteDb, statementCache } from './db.ts';
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { PartRecord } from '../../catalog/part.ts';
 import type { EngineFilters, EngineInfo, FacetRequest, FacetResult, ScoredId, SearchEngine, TextSearchRequest, TextSearchResult } from '../port.ts';
+import { DEFAULT_RECORD_CACHE } from '../port.ts';
 import { filterSql, type SqlCondition } from './filters.ts';
 import { createFilterPlans } from './filter-plans.ts';
 import { versionTables, type VersionTables } from './schema.ts';
@@ -17,7 +18,7 @@ import { createTextRanking, type CommonWordBounds, type MatchedRows, type TextRa
 import { createKnn } from './knn.ts';
 import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
-import { DEFAULT_RECORD_CACHE, parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords, withRecordsOnDemand } from './records.ts';
+import { parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords, withRecordsOnDemand } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';

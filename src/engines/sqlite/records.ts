@@ -63,9 +63,6 @@ export class RecordCache {
 /** Records with a longer text are not cached (the average is about 2 KB): the cache's memory stays near max x 3.4 KiB. */
 export const MAX_CACHED_TEXT = 64 * 1024;
 
-/** Parsed records kept by default: about 3.4 KiB each on the real catalogue, so about 70 MB when full. */
-export const DEFAULT_RECORD_CACHE = 20_000;
-
 /** A record by id: parsed already (from the cache) or its stored JSON text. */
 export type RecordSource = PartRecord | string;
 
