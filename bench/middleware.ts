@@ -27,7 +27,7 @@ import { createApp } from '../src/http/app.ts';
 import type { RouteSpec } from '../src/http/route.ts';
 import type { AppServices } from '../src/service/app-services.ts';
 import { silentLogger } from '../src/log.ts';
-import { purgeRedisPrefix } from '../src/accounts/redis-util.ts';
+import { purgeRedisPrefix } from '../src/redis/connection.ts';
 import { median, startLoadWorker } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

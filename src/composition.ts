@@ -70,7 +70,8 @@ export async function createAccounts(config: Config): Promise<{ accounts: Accoun
   const tokens = createTokenService({ pepper, ttlSeconds: config.accessTokenTtlSeconds });
   if (config.redisUrl) {
     // The store, the throttle and the gate share one connection; the store closes it.
-    const connection = a.connectRedis(config.redisUrl);
+    const { connectRedis } = await import('./redis/connection.ts');
+    const connection = connectRedis(config.redisUrl);
     const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
     const throttle = a.createRedisThrottle({ url: config.redisUrl, connection, prefix: config.redisPrefix });
     const gate = a.createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });

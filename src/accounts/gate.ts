@@ -1,7 +1,7 @@
 /**
  * Admission of one guarded request: the throttle hit for the presented credential, the key and its
  * account, and the monthly request count, as one port so that an adapter can do all three in one
- * round trip (Redis: src/accounts/redis-gate.ts). The HTTP guard turns an Admission into 429 / 401 /
+ * round trip (Redis: src/accounts/redis/gate.ts). The HTTP guard turns an Admission into 429 / 401 /
  * 403 / 402 answers; this layer decides nothing about HTTP.
  *
  * `createGate` composes any AccountStore with any Throttle (the embedded default: SQLite accounts and

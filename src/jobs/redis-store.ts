@@ -31,7 +31,7 @@
  * the store is written for a single Redis (or a primary with replicas), not Redis Cluster.
  */
 import type { Redis } from 'ioredis';
-import { checkPrefix, defineScript, quitRedis, useConnection, type RedisConnectionOptions } from '../accounts/redis-util.ts';
+import { checkPrefix, defineScript, quitRedis, useConnection, type RedisConnectionOptions } from '../redis/connection.ts';
 import {
   JOB_RETENTION_MS,
   UnknownCursorError,

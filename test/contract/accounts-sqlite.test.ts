@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSqliteAccountStore } from '../../src/accounts/sqlite-store.ts';
+import { createSqliteAccountStore } from '../../src/accounts/sqlite/store.ts';
 import { hashKey } from '../../src/accounts/keys.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { accountStoreContract, type LedgerRow } from './accounts.contract.ts';

@@ -5,12 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
-import { connectRedis, purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { createRedisAccountStore } from '../../src/accounts/redis/store.ts';
+import { connectRedis, purgeRedisPrefix } from '../../src/redis/connection.ts';
 import { accountStoreContract, type LedgerRow } from '../contract/accounts.contract.ts';
 import { admitRequest, gateContract } from '../contract/gate.contract.ts';
-import { createRedisGate } from '../../src/accounts/redis-gate.ts';
-import { createRedisThrottle } from '../../src/accounts/redis-throttle.ts';
+import { createRedisGate } from '../../src/accounts/redis/gate.ts';
+import { createRedisThrottle } from '../../src/accounts/redis/throttle.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.warn('[accounts-redis.test] REDIS_URL is not set: skipping the Redis account store tests (e.g. REDIS_URL=redis://127.0.0.1:6379).');

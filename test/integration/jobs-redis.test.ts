@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectRedis, purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { connectRedis, purgeRedisPrefix } from '../../src/redis/connection.ts';
 import { JOB_RETENTION_MS } from '../../src/jobs/port.ts';
 import { createRedisJobStore, redisJobKeys } from '../../src/jobs/redis-store.ts';
 import { jobStoreContract, newJob } from '../contract/jobs.contract.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.ts';
 import { createRedisAccountStore } from '../../src/accounts/index.ts';
-import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { purgeRedisPrefix } from '../../src/redis/connection.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { noteSkip, SMALL, tempDir } from '../support/fixtures.ts';

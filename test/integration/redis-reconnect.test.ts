@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisAccountStore } from '../../src/accounts/redis-store.ts';
-import { connectRedis, purgeRedisPrefix, quitRedis, REPLY_LOST_MESSAGE } from '../../src/accounts/redis-util.ts';
+import { createRedisAccountStore } from '../../src/accounts/redis/store.ts';
+import { connectRedis, purgeRedisPrefix, quitRedis, REPLY_LOST_MESSAGE } from '../../src/redis/connection.ts';
 import type { AccountStore } from '../../src/accounts/port.ts';
 
 const REDIS_URL = process.env.REDIS_URL;

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisThrottle } from '../../src/accounts/redis-throttle.ts';
-import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { createRedisThrottle } from '../../src/accounts/redis/throttle.ts';
+import { purgeRedisPrefix } from '../../src/redis/connection.ts';
 import { throttleContract } from '../contract/throttle.contract.ts';
 
 const REDIS_URL = process.env.REDIS_URL;

@@ -8,9 +8,9 @@
  * Same semantics as the memory throttle (refused requests are not logged).
  */
 import { randomBytes } from 'node:crypto';
-import type { Throttle, ThrottleDecision } from './port.ts';
-import { checkPrefix, defineScript, useConnection, type RedisConnectionOptions } from './redis-util.ts';
-import { checkThrottleArgs, throttleDecision } from './throttle-math.ts';
+import type { Throttle, ThrottleDecision } from '../port.ts';
+import { checkPrefix, defineScript, useConnection, type RedisConnectionOptions } from '../../redis/connection.ts';
+import { checkThrottleArgs, throttleDecision } from '../throttle-math.ts';
 
 /** Lua: `clock(arg)` is `arg` as a number, or the Redis server's time in ms when `arg` is ''. */
 export const CLOCK_LUA = `
@@ -35,7 +35,7 @@ end
  * left) and reads it once; `window_hit(b, limit, member)` decides one hit as if alone (admitted when
  * fewer than `limit` are in the window; returns 1/0); `window_oldest(b)` is the oldest counted request
  * (now when none); `windows_close()` writes each bucket that took hits: its member, its count and the
- * expiries. Used by HIT (a batch of one) and by the gate's admission script (src/accounts/redis-gate.ts).
+ * expiries. Used by HIT (a batch of one) and by the gate's admission script (src/accounts/redis/gate.ts).
  */
 export const WINDOWS_LUA = `
 local nowS = string.format('%.17g', now)

@@ -79,7 +79,7 @@ return 1
  * every debit with a reference;
  * zero-priced debits without a reference write no entry. A refund is a debit of negative units and
  * amount. Used by DEBITS and by the gate's admission script, which charges a paid request as it admits
- * it (src/accounts/redis-gate.ts).
+ * it (src/accounts/redis/gate.ts).
  *
  * `debit_apply(acct, usage, refs, ledger, units, amount, quota, class, ref, period)` (keys as names;
  * quota and ref '' for none) returns status (1 ok, 0 refused, -1 unknown account), the balance after
@@ -146,7 +146,7 @@ local function debits_close(at)
     end
   end
   local running = dStart
-  -- Refunds first, so that no balance_after falls below the final balance (see sqlite-debits.ts).
+  -- Refunds first, so that no balance_after falls below the final balance (see accounts/sqlite/debits.ts).
   for pass = 1, 2 do
     for _, key in ipairs(dOrder) do
       local e = dEntries[key]

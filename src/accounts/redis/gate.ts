@@ -18,15 +18,15 @@
  * through the account store and the throttle as separate calls (createGate's path, which also counts
  * failed authentications per client address).
  */
-import type { Admission, AdmitRequest, Gate } from './gate.ts';
-import { createGate, PRECHARGE_HEADROOM } from './gate.ts';
-import type { Account, AccountStore, ApiKeyInfo, DebitResult, Throttle } from './port.ts';
-import { redisAccountKeys } from './redis-store.ts';
-import { DEBIT_LUA } from './redis-store-scripts.ts';
-import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey, WINDOWS_LUA } from './redis-throttle.ts';
-import { checkPrefix, defineScript, keyTable, useConnection, type RedisConnectionOptions } from './redis-util.ts';
-import { createTurnBatcher } from '../util/turn.ts';
-import { LAST_USED_GRANULARITY_MS } from './validate.ts';
+import type { Admission, AdmitRequest, Gate } from '../gate.ts';
+import { createGate, PRECHARGE_HEADROOM } from '../gate.ts';
+import type { Account, AccountStore, ApiKeyInfo, DebitResult, Throttle } from '../port.ts';
+import { redisAccountKeys } from './store.ts';
+import { DEBIT_LUA } from './store-scripts.ts';
+import { CLOCK_LUA, decodeThrottleReply, memberSequence, throttleKey, WINDOWS_LUA } from './throttle.ts';
+import { checkPrefix, defineScript, keyTable, useConnection, type RedisConnectionOptions } from '../../redis/connection.ts';
+import { createTurnBatcher } from '../../util/turn.ts';
+import { LAST_USED_GRANULARITY_MS } from '../validate.ts';
 
 const ADMIT = `
 -- Admissions of one batch, in arrival order, each decided exactly as if alone: the throttle, key,

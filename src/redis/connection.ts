@@ -1,4 +1,7 @@
-/** Small helpers shared by the Redis account store and the Redis throttle (the only ioredis users). */
+/**
+ * The Redis connection and script helpers every Redis adapter shares (accounts/redis: account store,
+ * throttle, gate; jobs/redis-store.ts): with the job store, the only ioredis users.
+ */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 

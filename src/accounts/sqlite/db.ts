@@ -1,12 +1,12 @@
 /**
  * The account store's SQLite file: its schema, opening (WAL, NORMAL sync, busy timeout, foreign keys),
- * row types and the prepared statements sqlite-store.ts and sqlite-debits.ts run.
+ * row types and the prepared statements store.ts and debits.ts run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Account, ApiKeyInfo } from './port.ts';
-import { parseCapabilities } from './validate.ts';
+import type { Account, ApiKeyInfo } from '../port.ts';
+import { parseCapabilities } from '../validate.ts';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS accounts (

@@ -16,17 +16,17 @@
  *     through this store update or drop the cache themselves. A key revoked by another process is
  *     refused from the next turn of this process's event loop on, i.e. on its next request.
  *   - debits are group-committed: the debits requested during one turn of the event loop are applied
- *     in one `BEGIN IMMEDIATE` transaction, in arrival order, each checked as if alone (sqlite-debits.ts).
+ *     in one `BEGIN IMMEDIATE` transaction, in arrival order, each checked as if alone (debits.ts).
  *     Each caller still gets its own result once the transaction has committed.
  *
- * Schema, rows and prepared statements: sqlite-accounts-db.ts.
+ * Schema, rows and prepared statements: db.ts.
  */
-import type { Account, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, LocalAccountStore, UsageSummary } from './port.ts';
-import { USAGE_CLASSES } from './port.ts';
-import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
-import { createTurnBatcher, oncePerTurn } from '../util/turn.ts';
-import { applyDebits } from './sqlite-debits.ts';
-import { openAccountsDb, prepareAccountStatements, toAccount, toKey, type AccountRow, type KeyRow } from './sqlite-accounts-db.ts';
+import type { Account, ApiKeyInfo, Capability, CreatedKey, DebitRequest, DebitResult, LocalAccountStore, UsageSummary } from '../port.ts';
+import { USAGE_CLASSES } from '../port.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from '../keys.ts';
+import { createTurnBatcher, oncePerTurn } from '../../util/turn.ts';
+import { applyDebits } from './debits.ts';
+import { openAccountsDb, prepareAccountStatements, toAccount, toKey, type AccountRow, type KeyRow } from './db.ts';
 import {
   DEFAULT_CREDIT_MICROS,
   DuplicateAccountNameError,
@@ -39,7 +39,7 @@ import {
   emptyUsage,
   type CheckedDebit,
   needsLastUsedUpdate,
-} from './validate.ts';
+} from '../validate.ts';
 
 export function createSqliteAccountStore(opts: { file: string; pepper: Buffer }): LocalAccountStore {
   const pepper = checkPepper(opts.pepper);

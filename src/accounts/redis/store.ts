@@ -19,12 +19,12 @@
  *   P ledger:<acc>             list   JSON entries (credits and debits with the balance after)
  *   P refs:<acc>               hash   debit reference -> ledger position (idempotency)
  *
- * The scripts (redis-store-scripts.ts) touch keys of several accounts' namespaces only through KEYS, but the store is written
+ * The scripts (store-scripts.ts) touch keys of several accounts' namespaces only through KEYS, but the store is written
  * for a single Redis (or a primary with replicas), not Redis Cluster.
  */
-import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitResult, UsageSummary } from './port.ts';
-import { USAGE_CLASSES } from './port.ts';
-import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from './keys.ts';
+import type { Account, AccountStore, ApiKeyInfo, Capability, CreatedKey, DebitResult, UsageSummary } from '../port.ts';
+import { USAGE_CLASSES } from '../port.ts';
+import { checkPepper, displayPrefix, generateKeySecret, hashKey, keyHashOf, looksLikeKey, newAccountId, newKeyId } from '../keys.ts';
 import {
   DEFAULT_CREDIT_MICROS,
   DuplicateAccountNameError,
@@ -38,10 +38,10 @@ import {
   type CheckedDebit,
   needsLastUsedUpdate,
   parseCapabilities,
-} from './validate.ts';
-import { createTurnBatcher } from '../util/turn.ts';
-import { checkPrefix, defineScript, keyTable, pairsToRecord, useConnection, type RedisConnectionOptions } from './redis-util.ts';
-import { ADD_CREDIT, AUTHENTICATE, COUNT_REQUEST, CREATE_ACCOUNT, CREATE_KEY, DEBITS, REVOKE_KEY, SET_SUBSCRIPTION, TOUCH_KEY } from './redis-store-scripts.ts';
+} from '../validate.ts';
+import { createTurnBatcher } from '../../util/turn.ts';
+import { checkPrefix, defineScript, keyTable, pairsToRecord, useConnection, type RedisConnectionOptions } from '../../redis/connection.ts';
+import { ADD_CREDIT, AUTHENTICATE, COUNT_REQUEST, CREATE_ACCOUNT, CREATE_KEY, DEBITS, REVOKE_KEY, SET_SUBSCRIPTION, TOUCH_KEY } from './store-scripts.ts';
 
 const toAccount = (h: Record<string, string>): Account | null =>
   h.id

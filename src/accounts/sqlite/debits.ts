@@ -3,8 +3,8 @@
  * `BEGIN IMMEDIATE` transaction.
  */
 import type Database from 'better-sqlite3';
-import type { DebitResult } from './port.ts';
-import { UnknownAccountError, type CheckedDebit } from './validate.ts';
+import type { DebitResult } from '../port.ts';
+import { UnknownAccountError, type CheckedDebit } from '../validate.ts';
 
 /** The prepared statements a batch needs (the store's own). */
 export interface DebitStatements {
