@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// Each project extends these defaults (projects inherit nothing from the root without `extends`).
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 600_000,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 } },
       {
+        extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
