@@ -1,4 +1,8 @@
-/** The one ajv instance of the process: every JSON Schema (requests, dump records) compiles here. */
+/**
+ * The ajv instances for JSON Schemas outside a request (dump records and side files, vocabulary files,
+ * relevance suites): `ajv` reports every error, `fastAjv` stops at the first. Requests are validated
+ * by the HTTP layer's own two (http/validation.ts: query strings coerced, bodies as sent).
+ */
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
