@@ -322,7 +322,11 @@ function dedupe<T>(xs: T[], key: (x: T) => string): T[] {
   });
 }
 
-function understand(text: string): QueryUnderstanding {
+/**
+ * Reads a query; a defect of the reading throws. The search calls understandQuery, which turns such a
+ * throw into an empty reading; tests call this, so that a crash fails them instead of passing unseen.
+ */
+export function understand(text: string): QueryUnderstanding {
   const s = scan(text);
   const { toks } = s;
 
