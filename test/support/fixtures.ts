@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 
 const here = import.meta.dirname;
 export const FIXTURES = path.resolve(here, '..', 'fixtures');
@@ -18,6 +19,15 @@ export function noteSkip(what: string, why: string): void {
   console.warn(`[skip] ${what}: ${why}`);
 }
 
+/** Temporary directories this test file made; removed once it ends (after its own afterAll hooks). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new directory in the system temp dir, removed when the test file that made it ends. */
 export function tempDir(prefix = 'partsearch-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
