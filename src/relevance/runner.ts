@@ -1,9 +1,9 @@
 /**
- * Runs relevance fixtures in-process against a SearchReader (and an optional Embedder), calling the
- * search code exactly as the HTTP routes do:
+ * Runs relevance fixtures in-process against a SearchReader (and an optional Embedder), through the
+ * use cases the HTTP routes call (src/service):
  *
- *   mpn      -> searchMpn(engine, query, { limit: 10, stems: true }) then orderCandidates (GET /v1/parts/search)
- *   agentic  -> agenticSearch(engine, embedder, vectors, { limit: 10, offset: 0, filters: { status } })
+ *   mpn      -> mpnSearch (GET /v1/parts/search: 10 results)
+ *   agentic  -> agentic with { limit: 10, offset: 0, filters: { status } }
  *               (GET /v1/parts/agentic-search; status = params.part_status, default ["active"])
  *
  * The retrieval mode of agentic queries: the run's override, else the fixture's params.retrieval, else
@@ -29,17 +29,16 @@
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
-import { createCatalogProvider } from '../catalog/view.ts';
+import { createCatalogProvider, type CatalogProvider } from '../catalog/view.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchReader } from '../engines/port.ts';
-import { orderCandidates } from '../service/mpn-search.ts';
-import { agenticSearch, type Retrieval } from '../search/agentic.ts';
+import { agentic, statusFilter } from '../service/agentic-search.ts';
+import { mpnSearch } from '../service/mpn-search.ts';
+import type { Retrieval } from '../search/agentic.ts';
 import { constraintCount, constraintScore } from '../search/ranking-keys.ts';
 import type { Fusion } from '../search/fusion.ts';
 import { namedCategories, namedCategoryScore, namedSet } from '../search/named-categories.ts';
-import type { SpecNameIndex } from '../search/spec-retrieval.ts';
 import { understandQuery, type QueryUnderstanding } from '../search/understand.ts';
-import { searchMpn } from '../search/mpn.ts';
 import type { RelevanceQuery } from './format.ts';
 import { meanMetrics, metricsOf, roundMetrics, type Metrics } from './metrics.ts';
 
@@ -116,16 +115,15 @@ export interface RunContext {
 }
 
 type QueryContext = Required<Pick<RunContext, 'engine' | 'embedder' | 'vectors'>> & {
-  /** The index's category-name matcher and spec names, as the HTTP route passes them. */
-  categories?: CategoryMatcher;
-  specNames?: SpecNameIndex;
+  /** The live catalogue's snapshot, as the HTTP routes read it (category names, spec names). */
+  catalog: CatalogProvider;
   retrieval?: Retrieval;
   fusion?: Fusion;
   /** Query id -> min(5, satisfying parts in the index) for agentic queries with constraints (countSatisfying). */
   satisfying?: Map<string, number>;
 };
 
-const statusOf = (q: RelevanceQuery): PartStatus[] => (q.params?.part_status?.length ? [...new Set(q.params.part_status)] : ['active']);
+const statusOf = (q: RelevanceQuery): PartStatus[] => statusFilter(q.params?.part_status);
 
 /** What the constraint measure checks of one query: its parsed constraints and the categories it names. */
 export interface QueryConstraintSet {
@@ -211,19 +209,17 @@ export async function runQuery(q: RelevanceQuery, ctx: QueryContext): Promise<Qu
   let fusion: Fusion | null = null;
   let constraints: QueryConstraints | null = null;
   if (q.endpoint === 'mpn') {
-    const cands = await searchMpn(ctx.engine, q.query, { limit: RESULT_LIMIT, stems: true });
-    slugs = orderCandidates(cands, await ctx.engine.getParts(cands.map((c) => c.id)), RESULT_LIMIT, q.query).map((p) => p.slug);
+    slugs = (await mpnSearch(ctx, q.query)).map((p) => p.slug);
   } else {
     const status = statusOf(q);
-    const r = await agenticSearch(ctx.engine, ctx.embedder, ctx.vectors, {
+    const r = await agentic(ctx, {
       query: q.query,
       limit: RESULT_LIMIT,
       offset: 0,
       filters: { status },
       retrieval: ctx.retrieval ?? q.params?.retrieval ?? 'hybrid',
       fusion: ctx.fusion,
-      categories: ctx.categories,
-      specNames: ctx.specNames,
+      vectors: ctx.vectors,
     });
     const ms = performance.now() - t0;
     retrieval = r.retrieval;
@@ -265,11 +261,9 @@ function finish(
 /** Runs every query of a suite (sequentially, so timings are comparable) and averages the metrics. */
 export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunContext, file: string | null = null): Promise<SuiteResult> {
   const vectors = ctx.vectors ?? (await ctx.engine.info()).vectors;
-  // The live catalogue's matchers, from the same view the HTTP routes use.
-  const view = await createCatalogProvider(ctx.engine).get();
-  const categories = view?.categoryMatcher();
-  const specNames = view?.specNameIndex();
-  const satisfying = await countSatisfying(ctx.engine, queries, categories);
+  // The live catalogue's snapshot, read as the HTTP routes read it.
+  const catalog = createCatalogProvider(ctx.engine);
+  const satisfying = await countSatisfying(ctx.engine, queries, (await catalog.get())?.categoryMatcher());
   const results: QueryResult[] = [];
   for (const q of queries) {
     results.push(
@@ -277,8 +271,7 @@ export async function runSuite(queries: readonly RelevanceQuery[], ctx: RunConte
         engine: ctx.engine,
         embedder: ctx.embedder,
         vectors,
-        categories,
-        specNames,
+        catalog,
         retrieval: ctx.retrieval,
         fusion: ctx.fusion,
         satisfying,
