@@ -22,7 +22,6 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
-  not_implemented: 501,
   engine_unavailable: 503,
 } as const;
 

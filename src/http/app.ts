@@ -66,12 +66,12 @@ export function createApp(s: AppServices, opts: { extraRoutes?: RouteSpec[] } = 
   app.use(jsonBody());
   app.use(otherMethods(routes));
   app.use(router.routes());
-  // 405 / 501 with their Allow header; the error handler renders them in the envelope.
+  // 405 (501 for a method it does not know) with their Allow header; the error handler renders both as the 405 envelope.
   app.use(router.allowedMethods());
   return Object.assign(app, { router });
 }
 
-/** Methods the router knows; others stay its 501. */
+/** Methods the router knows; others are its 501, answered as 405 (middleware/errors.ts). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**

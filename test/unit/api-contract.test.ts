@@ -298,12 +298,13 @@ describe('error forms', () => {
     expect([other.status, other.headers.get('x-ratelimit-limit')]).toEqual([404, null]);
   });
 
-  it('answers a method the API does not know with 501, and counts a request once when its admission fails', async () => {
+  it('answers a method the API does not know with 405 (never a 5xx), and counts a request once when its admission fails', async () => {
     const res = await fetch(`${api.url}/v1/usage`, { method: 'PROPFIND' });
-    expect(res.status).toBe(501);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('HEAD, GET');
     expect((await body(res)).error).toEqual({
-      type: 'not_implemented',
-      message: 'The method PROPFIND is not supported by this API.',
+      type: 'method_not_allowed',
+      message: 'PROPFIND is not allowed here; allowed: HEAD, GET.',
       request_id: '<request id>',
     });
     // An admission that fails after the throttle counted the request (a store error): one count, a 500.

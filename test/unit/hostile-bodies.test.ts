@@ -68,6 +68,28 @@ describe('JSON nested 5,000 deep', () => {
   });
 });
 
+describe('content encodings of a body', () => {
+  it('reads a gzip body, and answers one that does not decode with a 422 (it was a 500)', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const post = (body: Uint8Array | string, encoding: string) =>
+      fetch(`${api.url}/v1/categories/match`, {
+        method: 'POST',
+        body,
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+      });
+    expect((await post(gzipSync('{"query":"capacitor"}'), 'gzip')).status).toBe(200);
+    logged.length = 0;
+    const bad = await post('{"query":"capacitor"}', 'gzip');
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({
+      detail: [{ loc: ['body'], msg: 'The body is not valid gzip data (Content-Encoding: gzip).', type: 'content_encoding_invalid' }],
+    });
+    expect(logged.filter((l) => l.level === 'error')).toEqual([]);
+    // An encoding the parser does not know is the 415 of RFC 7694.
+    expect((await post('{"query":"capacitor"}', 'compress')).status).toBe(415);
+  });
+});
+
 describe('media types of a body', () => {
   it('reads every JSON media type (application/json, application/*+json) alike', async () => {
     const query = JSON.stringify({ query: 'capacitor', limit: 2 });

@@ -42,9 +42,12 @@ export function errorHandler(log: Logger, graphqlPath: (path: string) => boolean
       await next();
       if (ctx.body === undefined) {
         if (ctx.status === 404) throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
-        // The router's answer to a method the path does not have; its Allow header stays.
-        if (ctx.status === 405) throw new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`);
-        if (ctx.status === 501) throw new ApiError('not_implemented', `The method ${ctx.method} is not supported by this API.`);
+        // The router's answer to a method the path does not have; its Allow header stays. A method the
+        // router does not know at all (its 501: PROPFIND) is a 405 too: a 5xx says the server failed, and
+        // clients retry those (SPEC.md Errors), where this request can only fail again.
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`);
+        }
       }
     } catch (err) {
       const e = err instanceof ApiError ? err : fromHttpError(err as never);

@@ -169,7 +169,7 @@ export function createGuard(s: AppServices, guardedElsewhere: readonly string[] 
       await admitUnrouted(ctx);
       throw e;
     }
-    // Unmatched (404), another method (405, 501), or the router's own answer to OPTIONS.
+    // Unmatched (404), another method (405, and the router's 501 for one it does not know), or the router's own answer to OPTIONS.
     if (ctx.method === 'OPTIONS' || (ctx.body === undefined && ctx.status >= 400)) await admitUnrouted(ctx);
   };
   const forRoute = (route: RouteSpec) => {

@@ -3,7 +3,8 @@
  * any `application/*+json` type, RFC 6839: JSON:API's, merge patches...) is read, at most
  * JSON_BODY_LIMIT after any gzip/deflate encoding is undone, and parsed, all alike. JSON nested more
  * than MAX_JSON_DEPTH levels is refused here (422 json_too_deep) before anything recursive walks it.
- * Bodies of other types are not read; a route that takes a body refuses them (415, route.ts), and
+ * A body whose Content-Encoding does not decode is a 422 content_encoding_invalid. Bodies of other
+ * types are not read; a route that takes a body refuses them (415, route.ts), and
  * decides so by `isJsonBody`, the parser's own test, so no body is ever read as empty.
  */
 import type { Context, Middleware } from 'koa';
@@ -22,7 +23,24 @@ export function isJsonBody(ctx: Context): boolean {
 }
 
 export function jsonBody(): Middleware {
-  const parse = koaBody({ jsonLimit: JSON_BODY_LIMIT, jsonTypes: [...JSON_MEDIA_TYPES], text: false, urlencoded: false, multipart: false });
+  const parse = koaBody({
+    jsonLimit: JSON_BODY_LIMIT,
+    jsonTypes: [...JSON_MEDIA_TYPES],
+    text: false,
+    urlencoded: false,
+    multipart: false,
+    onError: (e, ctx) => {
+      // A body whose Content-Encoding does not decode (zlib's errors carry no HTTP status: they were 500s).
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
+        const encoding = ctx.get('Content-Encoding');
+        throw validationError([
+          { loc: ['body'], msg: `The body is not valid ${encoding} data (Content-Encoding: ${encoding}).`, type: 'content_encoding_invalid' },
+        ]);
+      }
+      throw e;
+    },
+  });
   return (ctx, next) =>
     parse(ctx, () => {
       if (jsonDeeperThan((ctx.request as { body?: unknown }).body)) {
