@@ -8,6 +8,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 } },
+      // Property-based fuzzing of the whole API (REST from /openapi.json, GraphQL by introspection): FUZZ_SEED replays a run.
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 120_000 } },
       {
         extends: true,
         test: {
