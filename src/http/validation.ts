@@ -61,13 +61,21 @@ function typeOf(e: ErrorObject): string {
   return TYPES[e.keyword] ?? e.keyword;
 }
 
-function pointerToLoc(pointer: string): (string | number)[] {
+/**
+ * An ajv instance path as a `loc`: a segment indexing an array is a number, any other (an object key,
+ * even "12" or a key of 400 digits, which Number() reads as Infinity) stays the string it is.
+ */
+function pointerToLoc(pointer: string, data: unknown): (string | number)[] {
   if (!pointer) return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const loc: (string | number)[] = [];
+  let cur: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const step = Array.isArray(cur) && /^\d+$/.test(key) ? Number(key) : key;
+    loc.push(step);
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[step] : undefined;
+  }
+  return loc;
 }
 
 function valueAt(data: unknown, loc: (string | number)[]): unknown {
@@ -109,7 +117,7 @@ export function toDetail(part: RequestPart, errors: readonly ErrorObject[], data
   const typeOnly: boolean[] = [];
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
-    const loc = pointerToLoc(e.instancePath);
+    const loc = pointerToLoc(e.instancePath, data);
     if (e.keyword === 'required') loc.push(e.params.missingProperty as string);
     if (e.keyword === 'additionalProperties') loc.push(e.params.additionalProperty as string);
     const entry: ValidationDetail = { loc: [part, ...loc], msg: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid input'))(e), type: typeOf(e) };

@@ -68,6 +68,18 @@ describe('JSON nested 5,000 deep', () => {
   });
 });
 
+describe('validation entries', () => {
+  it('name an object key that looks like a number as the string it is, an array index as a number', async () => {
+    const big = '9'.repeat(400);
+    const res = await send('/v1/parts/search', JSON.stringify({ filters: { specs: { [big]: { gte: 'x' }, '12': ['a', 3] } } }));
+    expect(res.status).toBe(422);
+    const locs = ((await res.json()) as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc);
+    // A key of 400 nines was read as the number 1e400 and written as null.
+    expect(locs).toContainEqual(['body', 'filters', 'specs', big, 'gte']);
+    expect(locs).toContainEqual(['body', 'filters', 'specs', '12', 1]);
+  });
+});
+
 describe('content encodings of a body', () => {
   it('reads a gzip body, and answers one that does not decode with a 422 (it was a 500)', async () => {
     const { gzipSync } = await import('node:zlib');
