@@ -13,6 +13,7 @@
  */
 import {
   getArgumentValues,
+  getVariableValues,
   getNamedType,
   isObjectType,
   Kind,
@@ -137,7 +138,11 @@ export function operationCost(
   const op = getOperationAST(doc, operationName);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const vars = (variables ?? {}) as Record<string, unknown>;
+  // The variables as execution will read them (a single value given for a list is a list of one), so
+  // that the estimate reads the arguments' shapes as declared; variables that do not coerce fail at
+  // execution with their own errors, and the estimate goes by the defaults meanwhile.
+  const coerced = op ? getVariableValues(schema, op.variableDefinitions ?? [], (variables ?? {}) as Record<string, unknown>) : undefined;
+  const vars = (coerced && 'coerced' in coerced ? coerced.coerced : {}) as Record<string, unknown>;
   let depth = 0;
   // Per object selected: its cost; `parent` carries the arguments that size lists below (see listOf).
   const walk = (set: SelectionSetNode, type: GraphQLObjectType, level: number, parent: Args, spreading: Set<string>): number => {

@@ -68,6 +68,23 @@ describe('JSON nested 5,000 deep', () => {
   });
 });
 
+describe('GraphQL variables of another shape than declared', () => {
+  it('a single object for a list argument is a GraphQL error, not a 500 (the cost estimate read it as a list)', async () => {
+    logged.length = 0;
+    const res = await send(
+      '/graphql',
+      JSON.stringify({
+        query: 'query Q($q: [SupPartMatchQuery!]!) { supMultiMatch(queries: $q) { parts { mpn } } }',
+        variables: { q: { mpn: 'LM358', limit: 2 } },
+      }),
+    );
+    expect(res.status).toBeLessThan(500);
+    const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[]; data?: unknown };
+    expect((body.errors ?? []).map((e) => e.extensions?.code)).not.toContain('internal_error');
+    expect(logged.filter((l) => l.level === 'error')).toEqual([]);
+  });
+});
+
 describe('validation entries', () => {
   it('name an object key that looks like a number as the string it is, an array index as a number', async () => {
     const big = '9'.repeat(400);
