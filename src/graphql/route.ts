@@ -261,7 +261,11 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
       },
       errorForm: 'graphql',
       responses: {
-        200: { description: 'The explorer page (text/html), or the GraphQL result.', schema: graphqlResponseSchema },
+        200: {
+          description: 'The explorer page (text/html), or the GraphQL result.',
+          schema: graphqlResponseSchema,
+          otherContent: { 'text/html': { type: 'string', description: 'The explorer page, for a browser (Accept: text/html).' } },
+        },
       },
       errors: [400, 402, 403, 404, 405, 406],
       handler: async (ctx) => {

@@ -72,7 +72,14 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       responses[status] = {
         description: spec.description,
         headers: { ...headers, ...spec.headers },
-        ...(spec.schema || spec.contentType ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ?? { type: 'string' } } } } : {}),
+        ...(spec.schema || spec.contentType
+          ? {
+              content: {
+                [spec.contentType ?? 'application/json']: { schema: spec.schema ?? { type: 'string' } },
+                ...Object.fromEntries(Object.entries(spec.otherContent ?? {}).map(([type, schema]) => [type, { schema }])),
+              },
+            }
+          : {}),
       };
     }
     for (const status of errorStatuses(r)) {

@@ -18,6 +18,8 @@ export interface ResponseSpec {
   schema?: JsonSchema;
   /** Content type when not JSON (e.g. text/event-stream). */
   contentType?: string;
+  /** Other media types this status may answer in (the GraphQL explorer's page beside GraphQL's JSON), with their schemas. */
+  otherContent?: Record<string, JsonSchema>;
   /** Headers of this response beyond the ones every response of the route carries (X-Request-Id, rate limits). */
   headers?: Record<string, { description: string; schema: JsonSchema }>;
 }

@@ -237,6 +237,12 @@ describe.each(API_ENGINES)('REST fuzz on %s', (kind) => {
       return null;
     if (req.method === 'OPTIONS' && a.status === 200) return null;
     if (a.status >= 300 && a.status < 400) return a.headers.get('location') ? null : `a ${a.status} without Location`;
+    // A success in another media type than JSON (the GraphQL explorer's page) must be one the operation declares.
+    const type = (a.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    if (a.status < 300 && type !== 'application/json') {
+      const declaredTypes = Object.keys(o?.op.responses[String(a.status)]?.content ?? {});
+      return declaredTypes.includes(type) ? null : `answered ${a.status} as ${type || 'no media type'}, which ${req.operation} does not declare`;
+    }
     let body: unknown;
     try {
       body = JSON.parse(a.text);
