@@ -25,7 +25,7 @@ import type { CatalogWriter, EngineLoader } from '../src/engines/port.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../src/util/json-depth.ts';
 import { ajv, describeErrors, fastAjv } from '../src/validation.ts';
 import { IngestInputError, listIdFor, memberPartId, readCategoriesFile, readListsFile, readManufacturersFile, type ListsFileEntry } from './catalog-files.ts';
-import { createEmbedStage } from './embed-stage.ts';
+import { createEmbedStage } from '../src/embeddings/embed-stage.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { openLines } from './read-lines.ts';
 import { IngestReport } from './report.ts';

@@ -37,7 +37,7 @@ export interface CatalogProvider {
 }
 
 function fingerprint(m: CatalogMeta): string {
-  return `${m.version}|${m.created_at}|${m.lists.map((l) => `${l.list_id}:${l.updated_at}`).join(',')}`;
+  return `${m.version}|${m.created_at}|${m.embedding.pending ?? 0}|${m.lists.map((l) => `${l.list_id}:${l.updated_at}`).join(',')}`;
 }
 
 /** The view of one catalogue snapshot (matchers and indexes built on first use). */

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { closeServices, createServices, createVectorCache } from '../composition.ts';
+import type { VectorCache } from '../embeddings/vector-cache.ts';
+import { fillVectors } from '../embeddings/vector-fill.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { IngestInterrupted, runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
 import { createProgress } from '../../ingest/progress.ts';
 import { UsageError, type Command } from './args.ts';
@@ -30,11 +33,42 @@ export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = proc
   if (s.reportFile) out.write(`ingest: report of records not indexed as written: ${s.reportFile}\n`);
 }
 
+/**
+ * `--embeddings background`: the version is live (lexical-only); its missing vectors are filled now,
+ * with a progress line every 5 s. Ctrl-C stops between batches: what was embedded is kept, and a running
+ * API server (or the next `ingest`) completes the rest.
+ */
+async function fillAfterSwap(s: AppServices, version: string, cache: VectorCache | null, signal: AbortSignal): Promise<number> {
+  const n = (x: number) => x.toLocaleString('en-US');
+  process.stderr.write(`ingest: ${version} is live (lexical-only search); embedding its missing vectors\n`);
+  let shown = Date.now();
+  const p = await fillVectors({
+    engine: s.engine,
+    embedder: s.embedder!,
+    cache,
+    version,
+    signal,
+    onProgress: (p) => {
+      if (p.state !== 'embedding' || Date.now() - shown < 5000) return;
+      shown = Date.now();
+      process.stderr.write(`ingest: vectors ${n(p.done)} of ${n(p.total)}\n`);
+    },
+  });
+  if (p.state === 'complete') {
+    process.stderr.write(`ingest: vectors complete (${n(p.embedded)} embedded, ${n(p.done - p.embedded)} reused): ${version} is searched hybrid\n`);
+    return 0;
+  }
+  process.stderr.write(
+    `ingest: vectors ${n(p.done)} of ${n(p.total)}, ${p.state} (${p.reason}); ${version} stays lexical-only until an API server or the next ingest completes them\n`,
+  );
+  return p.state === 'failed' ? 1 : 0;
+}
+
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index catalogue dumps (JSON Lines, plain or .gz) into a new version, or roll back',
   usage: `partsearch ingest --parts FILE [--parts FILE ...] [--manufacturers FILE] [--categories FILE] [--lists FILE]
-                  [--report FILE] [--embeddings complete|none] [--batch-size N] [--json]
+                  [--report FILE] [--embeddings complete|background|none] [--batch-size N] [--json]
                   [--break-lock]
 partsearch ingest --rollback
 partsearch ingest --break-lock
@@ -42,7 +76,9 @@ partsearch ingest --break-lock
 Builds a new index version from the dump (the dump is the whole catalogue), checks its count and
 makes it live atomically; the previous version is kept for --rollback. Vectors of parts whose
 embedding text an earlier ingest embedded are reused (EMBEDDING_CACHE); --embeddings complete (the
-default) embeds the others before the swap, none indexes no vectors (--no-embeddings is the same). Records that fail validation,
+default) embeds the others before the swap; background makes the version live first, searched
+lexical-only, then embeds them and turns search hybrid (Ctrl-C leaves the rest to a running API
+server, or to the next ingest); none indexes no vectors (--no-embeddings is the same). Records that fail validation,
 duplicates and engine refusals are written to the report (default: <data dir>/reports/ingest-<time>.jsonl).
 Ctrl-C stops the ingest before its swap, drops the new version and keeps the live one (exit status 130,
 TERM 143); a version that an
@@ -118,6 +154,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
         engine: s.engine,
         embedder: s.embedder,
         vectorCache,
+        embeddings: mode === 'background' ? 'background' : 'complete',
         parts: parts.map((p) => path.resolve(p)),
         manufacturersFile: v.manufacturers as string | undefined,
         categoriesFile: v.categories as string | undefined,
@@ -131,6 +168,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
       if (interrupt.signal.aborted) process.stderr.write('ingest: interrupted while finishing; the new version went live\n');
       printSummary(summary);
       if (v.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+      if (summary.vectors.pending > 0 && s.embedder && !interrupt.signal.aborted) return await fillAfterSwap(s, summary.version, vectorCache, interrupt.signal);
       return 0;
     } catch (e) {
       // What was rejected before the failure is in the report: say where.

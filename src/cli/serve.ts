@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig, loadDotEnv, type Config } from '../config.ts';
-import { closeServices, createServices, workerDeps } from '../composition.ts';
+import { closeServices, createServices, createVectorCache, workerDeps } from '../composition.ts';
+import { startBackgroundFill } from '../embeddings/background-fill.ts';
 import { createApp } from '../http/app.ts';
 import type { AppServices } from '../service/app-services.ts';
 import { runIngest } from '../../ingest/pipeline.ts';
@@ -49,6 +50,9 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   await warmUp(s, info);
   const server = await listen(s);
   const runner = s.config.jobWorkers > 0 ? startRunner(workerDeps(s), { concurrency: s.config.jobWorkers }) : null;
+  // Vectors of a version that went live without them are filled while serving (search turns hybrid after).
+  const fill = s.embedder ? startBackgroundFill({ engine: s.engine, embedder: s.embedder, openCache: () => createVectorCache(s.config), log: s.log }) : null;
+  if (fill) s.vectorFill = fill;
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
   s.log.info('partsearch ready', {
@@ -64,7 +68,8 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   if (s.config.jobWorkers === 0 && !s.config.redisUrl) {
     s.log.warn('JOB_WORKERS=0 without REDIS_URL: AI jobs wait for a `partsearch worker` process on this data dir');
   }
-  if (!s.embedder || !info.vectors)
+  const filling = (await s.engine.meta())?.embedding.pending;
+  if (!s.embedder || (!info.vectors && !filling))
     s.log.warn(
       `search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`,
     );
@@ -80,7 +85,7 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-  await Promise.all([closed, runner?.stop()]);
+  await Promise.all([closed, runner?.stop(), fill?.stop()]);
   clearTimeout(grace);
   await closeServices(s);
   return 0;
@@ -138,16 +143,20 @@ export async function ensureSample(s: AppServices, config: Config): Promise<void
   fs.mkdirSync(dir, { recursive: true });
   const files = await writeSampleCatalogue(dir);
   s.log.info('empty store: loading the sample catalogue', { dir, parts: files.parts });
+  // Live at once, lexical-only: the vectors are filled once the API listens (startBackgroundFill).
+  const vectorCache = s.embedder ? await createVectorCache(config) : null;
   const summary = await runIngest({
     engine: s.engine,
     embedder: s.embedder,
+    vectorCache,
+    embeddings: 'background',
     parts: [files.partsFile],
     manufacturersFile: files.manufacturersFile,
     categoriesFile: files.categoriesFile,
     listsFile: files.listsFile,
     reportFile: path.join(config.dataDir, 'reports', 'sample-ingest.jsonl'),
     progress: createProgress(),
-  });
+  }).finally(() => vectorCache?.close());
   printSummary(summary);
 }
 

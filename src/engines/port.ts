@@ -12,6 +12,7 @@
 import type { CatalogMeta } from '../catalog/meta.ts';
 import type { IndexedPart, PartRecord } from '../catalog/part.ts';
 import type { PartStatus } from '../catalog/status.ts';
+import type { VectorBackfill } from './vector-backfill.ts';
 
 /**
  * Parsed part records an engine keeps for reuse by default (RECORD_CACHE_SIZE): about 3.4 KiB each on the
@@ -284,6 +285,8 @@ export interface EngineAdmin {
   warmUp?(): Promise<void>;
   /** Makes the previous version live again. */
   rollback(): Promise<{ from: string; to: string }>;
+  /** Completes the vectors of a version that went live without all of them (vector-backfill.ts). */
+  readonly backfill?: VectorBackfill;
   close(): Promise<void>;
 }
 

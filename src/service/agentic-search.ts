@@ -32,7 +32,8 @@ export async function agentic(deps: TextSearchDeps, q: AgenticQuery): Promise<Ag
   // Whether the live index holds vectors comes from the cached snapshot: no engine round trip
   // (engine.info() counts the parts) on this hot path.
   const view = await deps.catalog.get();
-  const vectors = q.vectors ?? (view?.meta.embedding.dims ?? null) !== null;
+  // A version whose vectors are still being filled (meta `embedding.pending`) is searched lexical-only.
+  const vectors = q.vectors ?? ((view?.meta.embedding.dims ?? null) !== null && !view?.meta.embedding.pending);
   return agenticSearch(deps.engine, deps.embedder, vectors, {
     query: q.query,
     limit: q.limit,

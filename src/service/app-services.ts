@@ -5,6 +5,7 @@ import type { TokenService } from '../accounts/tokens.ts';
 import type { CatalogProvider } from '../catalog/view.ts';
 import type { Config } from '../config.ts';
 import type { Embedder } from '../embeddings/port.ts';
+import type { VectorFillProgress } from '../embeddings/vector-fill.ts';
 import type { SearchEngine } from '../engines/port.ts';
 import type { Logger } from '../log.ts';
 import type { AiProvider } from '../ai/port.ts';
@@ -24,6 +25,8 @@ export interface AppServices extends Services {
   embedder: Embedder | null;
   /** Why search is hybrid or lexical-only. */
   embedderMessage: string;
+  /** The vector fill this process runs in the background (serve), for diagnostics; absent elsewhere. */
+  vectorFill?: { status(): Readonly<VectorFillProgress> | null };
   log: Logger;
   accounts: AccountStore;
   throttle: Throttle;

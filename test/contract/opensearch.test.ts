@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { noteSkip } from '../support/fixtures.ts';
 import { engineContract } from './engine.contract.ts';
 import { priceContract } from './prices.contract.ts';
+import { vectorFillContract } from './vector-fill.contract.ts';
 
 const url = process.env.OPENSEARCH_URL ?? '';
 if (!url) noteSkip('engine contract on OpenSearch', 'OPENSEARCH_URL is not set');
@@ -30,5 +31,15 @@ describe.skipIf(!url)('OpenSearch adapter', () => {
       return e;
     },
     async () => void (await fetch(`${url}/${pricePrefix}-*`, { method: 'DELETE' })),
+  );
+  const fillPrefix = `pstest-fill-${process.pid}-${Date.now()}`;
+  vectorFillContract(
+    'opensearch',
+    async () => {
+      const e = createOpenSearchEngine({ url, prefix: fillPrefix });
+      await e.init();
+      return e;
+    },
+    async () => void (await fetch(`${url}/${fillPrefix}-*`, { method: 'DELETE' })),
   );
 });

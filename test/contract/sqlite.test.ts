@@ -6,9 +6,11 @@ import { createSqliteEngine } from '../../src/engines/sqlite/engine.ts';
 import { SMALL, tempDir } from '../support/fixtures.ts';
 import { engineContract } from './engine.contract.ts';
 import { priceContract } from './prices.contract.ts';
+import { vectorFillContract } from './vector-fill.contract.ts';
 
 engineContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'partsearch.db') }));
 priceContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'prices.db') }));
+vectorFillContract('sqlite', async () => createSqliteEngine({ file: path.join(tempDir(), 'fill.db') }));
 // Each part checked against its own bands (the correlated form), wherever a filter-only search or a text search could.
 priceContract('sqlite, row-by-row plans', async () =>
   createSqliteEngine({ file: path.join(tempDir(), 'prices-probe.db'), plans: { broadSets: 'always', textRank: 'windows', facetCounts: 'scan' } }),

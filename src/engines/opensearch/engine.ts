@@ -29,6 +29,7 @@ import { keySort } from './documents.ts';
 import { filtered, type Dsl } from './filters.ts';
 import { indexNames, liveIndex, pointers, swapAlias, writePointers } from './indices.ts';
 import { createOpenSearchLoader } from './loader.ts';
+import { createOpenSearchBackfill } from './backfill.ts';
 import { setListMembership } from './list-membership.ts';
 import { page, type SearchResponse } from './paging.ts';
 import { createRecordStore, hitId, ID_ONLY } from './records.ts';
@@ -330,11 +331,13 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       open();
       const p = await pointers(client, names);
       if (!p.live) return { kind: 'opensearch', version: null, previous: p.previous, parts: 0, vectors: false };
-      const [count, vectors] = await Promise.all([
+      const [count, vectors, m] = await Promise.all([
         client.send<{ count: number }>({ method: 'GET', path: `/${p.live}/_count` }),
         recordStore.mappedFields(p.live).then((m) => m.vectors),
+        meta(),
       ]);
-      return { kind: 'opensearch', version: p.live, previous: p.previous, parts: count.count, vectors };
+      // Vectors still being filled (vector-backfill.ts) are not searched yet.
+      return { kind: 'opensearch', version: p.live, previous: p.previous, parts: count.count, vectors: vectors && !m?.embedding.pending };
     },
     meta,
     async saveMeta(m) {
@@ -375,6 +378,13 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
         },
       });
     },
+    backfill: createOpenSearchBackfill({
+      client,
+      names,
+      onChange: () => {
+        metaCache = null;
+      },
+    }),
     async rollback() {
       await init();
       const p = await pointers(client, names);

@@ -20,6 +20,7 @@ import { createMpnLookup } from './mpn-lookup.ts';
 import { createFacetCounts, EMPTY_FACETS } from './facets.ts';
 import { parsedRecords, RecordCache, recordJson, recordTexts, withLazyRecords, withRecordsOnDemand } from './records.ts';
 import { createSqliteLoader } from './loader.ts';
+import { createSqliteBackfill } from './backfill.ts';
 import { tieredMpnSearch } from '../mpn-tiers.ts';
 import { oncePerTurn } from '../../util/turn.ts';
 
@@ -196,9 +197,15 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       : hits;
   }
 
+  /** Whether the live version's vectors are searchable: it has them, and none is still to be filled (vector-backfill.ts). */
+  function vectorsReady(): boolean {
+    refresh();
+    return hasVectors && !meta()?.embedding.pending;
+  }
+
   function knn(vector: Float32Array, k: number, filters: EngineFilters): ScoredId[] {
     const t = tables();
-    return t && hasVectors ? nearest(t, vector, k, filters) : [];
+    return t && vectorsReady() ? nearest(t, vector, k, filters) : [];
   }
 
   function matchedSet(t: VersionTables, text: string | null, filters: EngineFilters): SqlCondition | MatchedRows | null {
@@ -266,7 +273,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async info(): Promise<EngineInfo> {
       const t = tables();
       const parts = t ? (stmt(`SELECT count(*) AS n FROM ${t.parts}`).get() as { n: number }).n : 0;
-      return { kind: 'sqlite', version: live, previous, parts, vectors: hasVectors };
+      return { kind: 'sqlite', version: live, previous, parts, vectors: vectorsReady() };
     },
     async meta() {
       return meta();
@@ -320,6 +327,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
     async beginLoad(o) {
       return createSqliteLoader(db, opts.file, o.embeddingDims, invalidate, opts.vectorIndexMin);
     },
+    backfill: createSqliteBackfill(db, opts.file, { vectorIndexMin: opts.vectorIndexMin, onChange: invalidate }),
     async rollback() {
       refresh();
       if (!live || !previous) throw new Error('there is no previous index version to roll back to');

@@ -18,7 +18,7 @@ import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { recordJson } from './records.ts';
 import { ftsRow } from './text.ts';
-import { buildVectorIndex, deriveVectorIndex, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
+import { graphVersion, removeVectorIndex, vectorIndexFile } from './vector-index.ts';
 
 /** A part flattened for the load (cheap to post to a worker: arrays of strings and numbers). */
 export interface LoadRow {
@@ -272,21 +272,9 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
       }
       // The graph goes on disk before the version goes live: the first kNN query of a serving process reads it.
       // Without it kNN still answers, by the exact scan: a failed build (a full disk) is reported, not fatal.
-      const file = graphFile(version);
-      if (file) {
-        const t0 = performance.now();
-        try {
-          // From the live version's graph when the two share most vectors (vector-index.ts), else from scratch.
-          const live = (db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string | undefined) ?? null;
-          const base = live ? { ...versionTables(live), file: graphFile(live) } : null;
-          const derived = base ? deriveVectorIndex(db, t, file, base, { minVectors: opts.vectorIndexMin }) : null;
-          const n = derived ?? buildVectorIndex(db, t.vec, file, opts.vectorIndexMin);
-          if (n !== null)
-            trace(`HNSW graph of ${n} vectors ${derived !== null ? `derived from ${live}'s` : 'built'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-        } catch (e) {
-          process.stderr.write(`[sqlite load] the HNSW graph of ${version} was not built (${(e as Error).message}); kNN uses the exact scan\n`);
-          removeVectorIndex(file);
-        }
+      if (dims && opts.dbFile) {
+        const live = (db.prepare("SELECT value FROM engine_meta WHERE key = 'live'").pluck().get() as string | undefined) ?? null;
+        graphVersion(db, opts.dbFile, version, live, { minVectors: opts.vectorIndexMin, trace });
       }
       const get = db.prepare('SELECT value FROM engine_meta WHERE key = ?');
       const oldLive = (get.get('live') as { value: string } | undefined)?.value ?? null;

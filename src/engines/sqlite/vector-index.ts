@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type Database from 'better-sqlite3';
+import { versionTables } from './schema.ts';
 import { exactDistances, usearch, type UsearchIndex, type VectorMatrix } from './vector-scan.ts';
 
 /** Versions with fewer vectors are scanned exactly (no graph is built). */
@@ -140,6 +141,33 @@ export function deriveVectorIndex(
   if (ix.size() !== n) return null;
   saveIndex(ix, file);
   return n;
+}
+
+/**
+ * Saves `version`'s graph beside the database file before the version's vectors are searched: derived
+ * from `base`'s graph (the live version's) when the two share most vectors, else built from scratch.
+ * Without it kNN still answers, by the exact scan: a failed build (a full disk) is reported, not fatal.
+ */
+export function graphVersion(
+  db: Database.Database,
+  dbFile: string,
+  version: string,
+  base: string | null,
+  opts: { minVectors?: number; trace?: (line: string) => void } = {},
+): void {
+  const file = vectorIndexFile(dbFile, versionTables(version).vec);
+  if (!file) return;
+  const t0 = performance.now();
+  try {
+    const from = base ? { ...versionTables(base), file: vectorIndexFile(dbFile, versionTables(base).vec) } : null;
+    const derived = from ? deriveVectorIndex(db, versionTables(version), file, from, { minVectors: opts.minVectors }) : null;
+    const n = derived ?? buildVectorIndex(db, versionTables(version).vec, file, opts.minVectors);
+    if (n !== null)
+      opts.trace?.(`HNSW graph of ${n} vectors ${derived !== null ? `derived from ${base}'s` : 'built'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    process.stderr.write(`[sqlite] the HNSW graph of ${version} was not built (${(e as Error).message}); kNN uses the exact scan\n`);
+    removeVectorIndex(file);
+  }
 }
 
 /** Writes a graph to a temporary name, then renames it: a reader never loads a half-written graph. */

@@ -7,6 +7,24 @@ import { SERVICE_VERSION } from '../../version.ts';
 import type { RouteSpec } from '../route.ts';
 import { healthSchema, requestIdSchema } from '../schemas.ts';
 import type { AppServices } from '../../service/app-services.ts';
+import type { CatalogMeta } from '../../catalog/meta.ts';
+
+/** The live version's vectors and their fill, by this process or another (diagnostics). */
+async function vectorState(s: AppServices, meta: CatalogMeta | null) {
+  if (!meta?.embedding.dims) return { state: 'none', pending: 0, fill: null };
+  const pending = meta.embedding.pending ?? 0;
+  if (!pending) return { state: 'complete', pending: 0, fill: null };
+  const own = s.vectorFill?.status();
+  if (own?.version === meta.version && own.state === 'embedding') {
+    return { state: 'filling', pending, fill: { by: 'this process', done: own.done, total: own.total, started_at: own.started_at, updated_before: null } };
+  }
+  const other = await s.engine.backfill?.currentClaim(meta.version).catch(() => null);
+  return {
+    state: 'filling',
+    pending,
+    fill: other ? { by: other.owner, done: other.done, total: other.total, started_at: null, updated_before: new Date(other.expiresAt).toISOString() } : null,
+  };
+}
 
 export function healthRoutes(s: AppServices): RouteSpec[] {
   return [
@@ -58,6 +76,26 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
                   dims: { type: ['integer', 'null'] },
                   index_model: { type: ['string', 'null'] },
                   message: { type: 'string' },
+                  vectors: {
+                    type: 'object',
+                    description:
+                      "The live version's vectors: complete (searched: hybrid), filling (the version went live before its vectors were complete: lexical-only until they are), or none (a lexical-only version).",
+                    properties: {
+                      state: { enum: ['complete', 'filling', 'none'] },
+                      pending: { type: 'integer', description: 'Parts that had no vector when the version went live (0 once complete).' },
+                      fill: {
+                        type: ['object', 'null'],
+                        description: 'The fill in progress: by this process or another (its lease), parts with a vector now of those pending.',
+                        properties: {
+                          by: { type: 'string' },
+                          done: { type: 'integer' },
+                          total: { type: 'integer' },
+                          started_at: { type: ['string', 'null'] },
+                          updated_before: { type: ['string', 'null'], description: 'Another process: its lease runs out then unless renewed.' },
+                        },
+                      },
+                    },
+                  },
                 },
               },
               request_id: requestIdSchema,
@@ -83,6 +121,7 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
             dims: s.embedder?.dims ?? null,
             index_model: meta?.embedding.model ?? null,
             message: s.embedderMessage,
+            vectors: await vectorState(s, meta),
           },
           request_id: ctx.state.requestId,
         };

@@ -1,5 +1,6 @@
 /**
- * The embedding stage of the ingest (and of the vector fill, vector-fill.ts): part texts -> vectors.
+ * The embedding stage of the ingest (ingest/pipeline.ts) and of the vector fill (vector-fill.ts): part
+ * texts -> vectors.
  * Vectors kept in the cache (src/embeddings/vector-cache.ts) are reused; the other texts go to the model,
  * one call at a time (the model already uses every core given to it; two calls would only fight over
  * them), and what it returns is kept for the next run. A text repeated within a batch is embedded once.
@@ -7,9 +8,9 @@
  * `defer`: texts without a kept vector get none (null) instead of waiting for the model: the ingest's
  * `--embeddings background`, whose version goes live first and has its vectors filled afterwards.
  */
-import { embedderIdentity, embeddingKey } from '../src/embeddings/key.ts';
-import type { Embedder } from '../src/embeddings/port.ts';
-import type { VectorCache } from '../src/embeddings/vector-cache.ts';
+import { embedderIdentity, embeddingKey } from './key.ts';
+import type { Embedder } from './port.ts';
+import type { VectorCache } from './vector-cache.ts';
 
 export interface EmbedCounts {
   /** Texts the model embedded. */
