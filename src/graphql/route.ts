@@ -35,6 +35,7 @@ import { loadedCatalog } from '../service/categories.ts';
 import { newContext, type GraphQLContext } from './context.ts';
 import { EXPLORER_CSP, explorerAsset, explorerPage, ASSET_NAMES } from './explorer.ts';
 import { MAX_COST, MAX_DEPTH, operationCost } from './limits.ts';
+import { documentNestedDeeperThan, MAX_DOCUMENT_NESTING } from './nesting.ts';
 import { graphqlSchema, PAID_FIELDS } from './schema.ts';
 import { operationShape } from './selection.ts';
 import { Lru } from '../util/lru.ts';
@@ -144,6 +145,14 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
       onSubscribe: async (_req, params) => {
         let document = validDocuments.get(params.query);
         if (!document) {
+          if (documentNestedDeeperThan(params.query)) {
+            return [
+              tooComplex(
+                `The document nests braces, brackets and parentheses more than ${MAX_DOCUMENT_NESTING} levels deep; at most ${MAX_DOCUMENT_NESTING} are read.`,
+                { max_nesting: MAX_DOCUMENT_NESTING },
+              ),
+            ];
+          }
           try {
             document = parse(params.query, { maxTokens: MAX_TOKENS });
           } catch (e) {

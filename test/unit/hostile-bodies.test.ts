@@ -68,6 +68,28 @@ describe('JSON nested 5,000 deep', () => {
   });
 });
 
+describe('GraphQL documents nested thousands deep', () => {
+  it('are refused as too complex before the parser runs out of stack, whatever nests', async () => {
+    const deep = 3_000;
+    for (const query of [
+      `{ supCategories ${'{ a '.repeat(deep)}${'}'.repeat(deep)} }`,
+      `{ supCategories(q: ${'['.repeat(deep)}"x"${']'.repeat(deep)}) { name } }`,
+      `{ supSearch(filters: ${'{a: '.repeat(deep)}1${'}'.repeat(deep)}) { hits } }`,
+    ]) {
+      const res = await send('/graphql', JSON.stringify({ query }));
+      // As any other query refused before execution (GraphQL over HTTP: 200 for application/json).
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]!.message).toBe('The document nests braces, brackets and parentheses more than 64 levels deep; at most 64 are read.');
+      expect(body.errors[0]!.extensions).toMatchObject({ code: 'query_too_complex', max_nesting: 64 });
+    }
+    // Brackets in strings and comments do not nest.
+    const fine = await send('/graphql', JSON.stringify({ query: `{ supCategories(q: "${'['.repeat(200)}") { name } } # ${'{'.repeat(200)}` }));
+    expect(fine.status).toBe(200);
+  });
+});
+
 describe('GraphQL variables of another shape than declared', () => {
   it('a single object for a list argument is a GraphQL error, not a 500 (the cost estimate read it as a list)', async () => {
     logged.length = 0;
