@@ -20,7 +20,7 @@ import type { SearchEngine } from './engines/port.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { AiProvider } from './ai/port.ts';
 import type { JobStore } from './jobs/port.ts';
-import type { JobsDeps } from './jobs/service.ts';
+import type { JobsDeps } from './jobs/lifecycle.ts';
 import type { AppServices } from './service/app-services.ts';
 import { buildServices, candidateFinder } from './service/services.ts';
 

@@ -57,7 +57,7 @@ export interface DebitRequest {
   reference?: string;
   /**
    * Gives back `units` and `amount_micros` of an earlier debit instead (the unused part of an AI job's
-   * hold: jobs/service.ts settle): the balance rises, the class's usage falls; never refused.
+   * hold: jobs/lifecycle.ts settle): the balance rises, the class's usage falls; never refused.
    */
   refund?: boolean;
 }

@@ -6,7 +6,7 @@
  * zero tokens) and `openai` (any OpenAI-compatible chat-completions endpoint, through the openai SDK).
  *
  * Providers see part records and return ids and text; shaping the public answer (PartDetail, citation
- * URLs, value rendering) is the jobs' work (jobs/service.ts: runDiscover, runDeepDive).
+ * URLs, value rendering) is the jobs' work (jobs/lifecycle.ts: runDiscover, runDeepDive).
  */
 import type { PartRecord } from '../catalog/part.ts';
 

@@ -61,7 +61,7 @@ export interface JobRecord {
   account_id: string;
   /** The validated request (body, and for a deep dive the part's id). */
   input: unknown;
-  /** Credit held at creation for the job's token budget, settled when it ends (jobs/service.ts: holdFor, settle). */
+  /** Credit held at creation for the job's token budget, settled when it ends (jobs/lifecycle.ts: holdFor, settle). */
   hold: { units: number; amount_micros: number; period: string } | null;
 }
 

@@ -24,7 +24,7 @@ import {
   type DiscoverInput,
   type JobsDeps,
   type WorkContext,
-} from './service.ts';
+} from './lifecycle.ts';
 
 export interface RunnerOptions {
   concurrency: number;

@@ -1,7 +1,7 @@
 /**
  * The AI jobs an API caller starts and follows (REST POST /v1/parts/discover and
  * /v1/parts/{manufacturer}/{mpn}/deep-dive, GET /v1/jobs...): starting one takes the credit hold of
- * jobs/service.ts (refused as a paid operation is: insufficient_credit, usage_limit_exceeded); a job is
+ * jobs/lifecycle.ts (refused as a paid operation is: insufficient_credit, usage_limit_exceeded); a job is
  * visible to every key of the account that created it and to no one else (another account's job is
  * not_found, as an unknown one is). The workers (jobs/runner.ts) run them.
  */
@@ -10,7 +10,7 @@ import type { Account } from '../accounts/port.ts';
 import type { Deliverable } from '../ai/port.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { JobListQuery, JobRecord, JobType } from '../jobs/port.ts';
-import { cancelJob, createJob, HoldRefused, type DeepDiveInput, type DiscoverInput, type JobsDeps } from '../jobs/service.ts';
+import { cancelJob, createJob, HoldRefused, type DeepDiveInput, type DiscoverInput, type JobsDeps } from '../jobs/lifecycle.ts';
 import type { PartFiltersInput } from '../search/filters.ts';
 import type { SearchDeps } from './deps.ts';
 import { filtersFor, type FiltersAt } from './parametric.ts';

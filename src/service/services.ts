@@ -6,7 +6,7 @@
 import type { Account } from '../accounts/port.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { JobListQuery } from '../jobs/port.ts';
-import type { JobsDeps } from '../jobs/service.ts';
+import type { JobsDeps } from '../jobs/lifecycle.ts';
 import type { AgenticResult } from '../search/agentic.ts';
 import { agentic, type AgenticQuery } from './agentic-search.ts';
 import { browseCategories, getCategory, matchCategories } from './categories.ts';

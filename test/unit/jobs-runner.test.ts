@@ -15,7 +15,7 @@ import { createCatalogProvider } from '../../src/catalog/view.ts';
 import type { SearchEngine } from '../../src/engines/port.ts';
 import type { JobRecord, JobStore } from '../../src/jobs/port.ts';
 import { startRunner } from '../../src/jobs/runner.ts';
-import { cancelJob, createJob, type JobsDeps } from '../../src/jobs/service.ts';
+import { cancelJob, createJob, type JobsDeps } from '../../src/jobs/lifecycle.ts';
 import { candidateFinder } from '../../src/service/services.ts';
 import { createSqliteJobStore } from '../../src/jobs/sqlite-store.ts';
 import { silentLogger } from '../../src/log.ts';

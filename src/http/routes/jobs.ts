@@ -1,7 +1,7 @@
 /**
  * The asynchronous AI jobs (SPEC.md Job, Events): POST /v1/parts/discover and
  * POST /v1/parts/{manufacturer}/{mpn}/deep-dive create them (202, `ai:run`, paid: the credit hold of
- * jobs/service.ts); GET /v1/jobs/{job_id}, its SSE stream, GET /v1/jobs and POST cancel read and end
+ * jobs/lifecycle.ts); GET /v1/jobs/{job_id}, its SSE stream, GET /v1/jobs and POST cancel read and end
  * them (free, `ai:run`). The use cases (service/jobs.ts) keep a job to the account that created it.
  * Body schemas: job-schemas.ts; the event stream: job-stream.ts.
  */
