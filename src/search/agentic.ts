@@ -14,7 +14,10 @@
  *             constraints met, asked values, exact package and category, rarer constraints, fused score
  *             (ranking-rules.ts, rank.ts)
  *
- * One deterministic order; pages are slices of it, so page 2 continues page 1, at any depth.
+ * A query nothing in the catalogue relates to (no category, family, constraint or MPN; words the best
+ * BM25 hits barely hold; no part near in meaning) answers no match (evidence.ts).
+ * One deterministic order; pages are slices of it, so page 2 continues page 1, at any depth; a page
+ * past its end is empty.
  * `available_specs` counts, for every spec name, the parts of the first block (the first 100-odd
  * results, the same for every page of the query) that carry it.
  */
@@ -22,6 +25,7 @@ import type { CategoryMatch } from '../catalog/match/categories.ts';
 import type { PartRecord } from '../catalog/part.ts';
 import type { Embedder } from '../embeddings/port.ts';
 import type { SearchReader } from '../engines/port.ts';
+import { evidenceOf, relates } from './agentic/evidence.ts';
 import { fuse } from './agentic/fuse.ts';
 import { planSearch, retrievalOf, type AgenticRequest, type Retrieval } from './agentic/plan.ts';
 import { rank } from './agentic/rank.ts';
@@ -72,6 +76,10 @@ export async function agenticSearch(engine: SearchReader, embedder: Embedder | n
   // while kNN is awaited, the ranking the rest.
   const keysOf = recordKeysFor(plan.u, plan.namedSlugs, plan.families);
   const found = await retrieve(engine, plan, embedding, keysOf);
+  const retrieved = embedding.failed() ? 'lexical' : retrieval;
+  // Nothing in the catalogue relates to the query: no match, not the nearest of unrelated parts.
+  if (!relates(evidenceOf(plan, found)))
+    return { parts: [], total: 0, availableSpecs: {}, understanding: plan.u, namedCategories: plan.named, retrieval: retrieved, fusion: plan.fusion };
   const blocks = fuse(plan, found);
   await found.records.fill(engine, [...blocks.first, ...blocks.second]);
   const ranked = rank(plan, blocks, (id) => found.records.get(id), keysOf);
@@ -81,7 +89,7 @@ export async function agenticSearch(engine: SearchReader, embedder: Embedder | n
     availableSpecs: countSpecs(ranked.first),
     understanding: plan.u,
     namedCategories: plan.named,
-    retrieval: embedding.failed() ? 'lexical' : retrieval,
+    retrieval: retrieved,
     fusion: plan.fusion,
   };
 }

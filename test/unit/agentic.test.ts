@@ -49,6 +49,27 @@ describe.each(API_ENGINES)('agentic search on %s', (engineKind) => {
     expect(one.available_specs).toEqual({ Resistance: 3, Tolerance: 3, 'Power(Watts)': 3 });
   });
 
+  it.each(['zzzzzzzz', 'qwxzv plorbnik frumious', 'the and of', 'recipe for chocolate cake'])(
+    'answers no match to "%s", which nothing in the catalogue relates to',
+    async (q) => {
+      const { status, body } = await search(q);
+      expect(status).toBe(200);
+      expect(body).toEqual({ hits: 0, results: [], available_specs: {} });
+    },
+  );
+
+  it('answers a page past the end of the ranking with 200 and no results', async () => {
+    const all = (await search('0603', '&limit=50')).body;
+    expect(all.hits).toBeGreaterThan(0);
+    for (const offset of [all.hits, 451, 100_000]) {
+      const { status, body } = await search('0603', `&limit=5&offset=${offset}`);
+      expect(status, `offset ${offset}`).toBe(200);
+      expect(body.hits).toBe(0);
+      expect(body.results).toEqual([]);
+    }
+    expect((await search('0603', '&offset=-1')).status).toBe(422);
+  });
+
   it('pages consistently: page 2 continues page 1 without overlap or gaps', async () => {
     const all = (await search('0603', '&limit=6')).body.results.map((r: any) => r.id);
     const p1 = (await search('0603', '&limit=3')).body.results.map((r: any) => r.id);

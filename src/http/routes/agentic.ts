@@ -22,7 +22,12 @@ export function agenticRoutes(s: AppServices): RouteSpec[] {
         properties: {
           search_query: { type: 'string', minLength: 1, maxLength: 500 },
           limit: { type: 'integer', minimum: 1, maximum: 50, default: 5 },
-          offset: { type: 'integer', minimum: 0, maximum: 450, default: 0, description: 'Results to skip (the ranked set holds at most 500 parts).' },
+          offset: {
+            type: 'integer',
+            minimum: 0,
+            default: 0,
+            description: 'Results to skip. The ranking holds at most 500 parts: a page at or past its end is empty.',
+          },
           part_status: { type: 'array', items: { enum: [...PART_STATUSES] }, description: 'Repeat the parameter once per value; default active.' },
         },
       },
