@@ -238,6 +238,65 @@ function numberIn(s: PartSpec, unit: string | undefined): number | null {
   return Number((n / want.value).toPrecision(12));
 }
 
+/** Lower case, runs of spaces, hyphens and underscores as one space ("N-Channel" and "n channel" alike). */
+const folded = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
+
+/** The option a text is or holds as a whole word ("SOT-23-5" in "SOT-23-5 (SC-74A)"; "A" is no word of "SMA"); the value itself first. */
+function enumOption(options: readonly string[], values: readonly string[]): string | undefined {
+  const hay = values.map(folded);
+  const asWord = (o: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${folded(o).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
+  return options.find((o) => hay.some((v) => v === folded(o))) ?? options.find((o) => hay.some((v) => asWord(o).test(v)));
+}
+
+/** Options that say nothing of the part on their own: an answer from them would be read from any spec. */
+const VAGUE_OPTIONS = new Set(['yes', 'no', 'true', 'false', 'none', 'other', 'unknown', 'n/a', 'both']);
+
+/**
+ * An enum question no spec name answers ("N-channel or P-channel?" of a MOSFET whose "Type" is
+ * "N-Channel"; "fixed or adjustable output?" of a regulator whose description says "Adjustable"):
+ * the option that the record's spec values, else its description and long description, hold, when
+ * they hold exactly one of the options (two would be a guess). Cited from where it was found.
+ */
+function enumFromRecord(p: PartRecord, d: Deliverable): ProviderAnswer | null {
+  const options = (d.response_format.enum_values ?? []).filter((o) => !VAGUE_OPTIONS.has(folded(o)));
+  if (options.length < 2) return null;
+  const bySpec = new Map<string, PartSpec[]>();
+  for (const s of p.specs) {
+    const o = enumOption(options, [s.value]);
+    if (o) bySpec.set(o, [...(bySpec.get(o) ?? []), s]);
+  }
+  if (bySpec.size === 1) {
+    const [option, specs] = [...bySpec][0]!;
+    return {
+      key: d.key,
+      status: 'answered',
+      value: option,
+      explanation: `${specs[0]!.name} is "${specs[0]!.value}".`,
+      sources: specs.map((s) => ({ document: null, quote: `${s.name}: ${s.value}` })),
+    };
+  }
+  if (bySpec.size > 1) return null;
+  const texts = [
+    ['Description', p.description],
+    ['Long description', p.long_description ?? ''],
+  ] as const;
+  const found = new Map<string, { field: string; text: string }>();
+  for (const [field, text] of texts) for (const o of options) if (!found.has(o) && enumOption([o], [text])) found.set(o, { field, text });
+  if (found.size !== 1) return null;
+  const [option, where] = [...found][0]!;
+  return {
+    key: d.key,
+    status: 'answered',
+    value: option,
+    explanation: `The part's ${where.field.toLowerCase()} says "${option}"; no spec names it.`,
+    sources: [{ document: null, quote: `${where.field}: ${where.text.slice(0, 300)}` }],
+  };
+}
+
 const notAvailable = (key: string, why: string): ProviderAnswer => ({ key, status: 'not_available', value: null, explanation: why, sources: [] });
 
 function answerOne(p: PartRecord, d: Deliverable): ProviderAnswer {
@@ -246,6 +305,8 @@ function answerOne(p: PartRecord, d: Deliverable): ProviderAnswer {
   const specSources: Source[] = specs.map((s) => ({ document: null, quote: `${s.name}: ${s.value}` }));
   const named = specs.map((s) => s.name).join(', ');
   if (specs.length === 0) {
+    const fromRecord = f.type === 'enum' ? enumFromRecord(p, d) : null;
+    if (fromRecord) return fromRecord;
     const passage = f.type === 'text' || f.type === 'markdown' ? bestPassage(p, d) : null;
     if (passage) {
       return {
@@ -271,12 +332,14 @@ function answerOne(p: PartRecord, d: Deliverable): ProviderAnswer {
       return { key: d.key, status: 'answered', value: n, explanation: `From the part's ${first.name} (${first.value}).`, sources: [specSources[0]!] };
     }
     case 'enum': {
-      const options = f.enum_values ?? [];
-      const hay = specs.map((s) => s.value.toLowerCase());
-      // The value itself, else the option as a whole word of it ("SOT-23-5" in "SOT-23-5 (SC-74A)"; "A" is no word of "SMA").
-      const asWord = (o: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${o.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
-      const hit = options.find((o) => hay.some((v) => v === o.toLowerCase())) ?? options.find((o) => hay.some((v) => asWord(o).test(v)));
-      if (!hit) return notAvailable(d.key, `${named}: "${specs.map((s) => s.value).join('", "')}" is none of ${options.join(', ')}.`);
+      const hit = enumOption(
+        f.enum_values ?? [],
+        specs.map((s) => s.value),
+      );
+      if (!hit)
+        return (
+          enumFromRecord(p, d) ?? notAvailable(d.key, `${named}: "${specs.map((s) => s.value).join('", "')}" is none of ${(f.enum_values ?? []).join(', ')}.`)
+        );
       return { key: d.key, status: 'answered', value: hit, explanation: `${first.name} is "${first.value}".`, sources: specSources };
     }
     case 'list': {

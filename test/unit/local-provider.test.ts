@@ -76,6 +76,29 @@ describe('local provider: deep dive', () => {
     expect(vdss).toMatchObject({ status: 'answered', value: 30_000 });
   });
 
+  it('answers an enum question no spec name answers from the value a spec or the description holds, citing it', async () => {
+    const channel = { type: 'enum' as const, enum_values: ['N-channel', 'P-channel'] };
+    const output = { type: 'enum' as const, enum_values: ['Fixed', 'Adjustable'] };
+    const nfet = part(4, 'AO3400A', [spec('Drain to source voltage', '30V', 30, 'V'), spec('Type', 'N-Channel')]);
+    const pfet = part(5, 'AO3401A', [spec('Number', '1 Piece P-Channel')]);
+    const [n, p] = [(await ask(nfet, ['Is it N-channel or P-channel?', channel]))[0], (await ask(pfet, ['N- or P-channel MOSFET?', channel]))[0]];
+    expect(n).toMatchObject({ status: 'answered', value: 'N-channel', sources: [{ document: null, quote: 'Type: N-Channel' }] });
+    expect(p).toMatchObject({ status: 'answered', value: 'P-channel', sources: [{ quote: 'Number: 1 Piece P-Channel' }] });
+    const buck = part(6, 'MP2359', [spec('Output current', '1.2A', 1.2, 'A')], { description: '1.2A 24V step-down converter, adjustable output, SOT-23-6' });
+    const [adj] = await ask(buck, ['Is the output voltage fixed or adjustable?', output]);
+    expect(adj).toMatchObject({
+      status: 'answered',
+      value: 'Adjustable',
+      explanation: expect.stringContaining('description'),
+      sources: [{ document: null, quote: expect.stringContaining('adjustable output') }],
+    });
+    // Both options in the text, or none: not guessed.
+    const both = part(7, 'LM1117', [], { description: 'LDO regulator, fixed or adjustable output versions' });
+    const none = part(8, 'X2', [spec('Type', 'Enhancement')]);
+    expect((await ask(both, ['Fixed or adjustable?', output]))[0]).toMatchObject({ status: 'not_available' });
+    expect((await ask(none, ['N-channel or P-channel?', channel]))[0]).toMatchObject({ status: 'not_available' });
+  });
+
   it('quotes the document sentence that shares most words when no spec answers a text question', async () => {
     const withDoc = part(3, 'X1', [], {
       documents: [
