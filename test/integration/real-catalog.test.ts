@@ -1,7 +1,7 @@
 /**
  * The real catalogue from ../shared/data/catalog (29,399 full parts): ingest into SQLite, and into
  * OpenSearch when OPENSEARCH_URL is set; check counts, the report and the taxonomy; and gate relevance
- * on the real data: the rule-judged real-mpn, real-param, real-count and real-nl suites (src/relevance/real-suites.ts), run
+ * on the real data: the rule-judged real-mpn, real-param, real-count, real-nl and need suites (src/relevance/real-suites.ts), run
  * lexical-only on that index, must not drop below test/relevance/baselines/real-<engine>.json minus
  * TOLERANCE (test/support/relevance-gate.ts) on any mean metric or on the top-5 constraint share (RELEVANCE_UPDATE_BASELINES=1
  * rewrites the file); and run every collected Supply API document (test/fixtures/supply-api-documents.json)
@@ -178,11 +178,12 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
     }
   }, 300_000);
 
-  it('keeps real-data relevance (real-mpn, real-param, real-count, real-nl; lexical) at its baseline', async () => {
+  it('keeps real-data relevance (real-mpn, real-param, real-count, real-nl, need-tune, need-test; lexical) at its baseline', async () => {
     const suites = await realSuites();
     expect(suites.mpn.length).toBe(300);
     expect(suites.param.length).toBe(60);
     expect(suites.count.length).toBe(26);
+    expect(suites.needTune.length + suites.needTest.length).toBe(111);
     // real-nl needs KiCad's symbol file beside the catalogue; without it the suite is left out (and says so).
     if (suites.nl.length === 0) noteSkip('real-nl relevance gate', `no KiCad symbols at ${files.kicad}`);
     else expect(suites.nl.length).toBe(100);
@@ -192,6 +193,8 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
       ['real-param', suites.param],
       ['real-count', suites.count],
       ...(suites.nl.length ? [['real-nl', suites.nl] as const] : []),
+      ['need-tune', suites.needTune],
+      ['need-test', suites.needTest],
     ] as const;
     for (const [suite, queries] of gated) {
       const r = await runSuite(queries, { engine, embedder: null, retrieval: 'lexical' });
