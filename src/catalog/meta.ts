@@ -49,15 +49,17 @@ export interface CatalogMeta {
    * What the index version holds beyond what every version does, so that a request needing it on an
    * older version is refused instead of answered wrongly: 'price_bands', the unit price by order
    * quantity (catalog/prices.ts; PartFilters price.min_quantity); 'mpn_identity', part ids of the MPN as
-   * written (catalog/normalise.ts partId; before it, of the search key). Absent in snapshots from before.
+   * written (catalog/normalise.ts partId; before it, of the search key); 'spec_attributes', each spec's
+   * canonical attribute stored where the engine filters and counts (vocabulary/attributes.json). Absent
+   * in snapshots from before.
    */
   features?: IndexFeature[];
 }
 
-export type IndexFeature = 'price_bands' | 'mpn_identity';
+export type IndexFeature = 'price_bands' | 'mpn_identity' | 'spec_attributes';
 
 /** The features an ingest of this code writes into every new index version. */
-export const INDEX_FEATURES: readonly IndexFeature[] = ['price_bands', 'mpn_identity'];
+export const INDEX_FEATURES: readonly IndexFeature[] = ['price_bands', 'mpn_identity', 'spec_attributes'];
 
 export interface SpecNameInfo {
   name: string;

@@ -10,7 +10,7 @@ import { withFunctions } from './match/functions.ts';
 import { createManufacturerMatcher, type ManufacturerMatcher } from './match/manufacturers.ts';
 import type { ApprovedListData, CatalogMeta } from './meta.ts';
 import type { SiUnit } from './units.ts';
-import { namesByAttribute, type NamesByAttribute } from '../vocabulary/attributes.ts';
+import { specNameIndex, type SpecNameIndex } from '../vocabulary/attributes.ts';
 
 export interface CatalogView {
   readonly meta: CatalogMeta;
@@ -25,8 +25,8 @@ export interface CatalogView {
   knowsUnitless(): boolean;
   categoryMatcher(): CategoryMatcher;
   manufacturerMatcher(): ManufacturerMatcher;
-  /** The catalogue's spec names by canonical attribute (agentic search's candidates by spec value). */
-  specNameIndex(): NamesByAttribute;
+  /** The catalogue's spec attributes and names (agentic search's candidates by spec value). */
+  specNameIndex(): SpecNameIndex;
 }
 
 export interface CatalogProvider {
@@ -46,7 +46,7 @@ export function buildView(meta: CatalogMeta): CatalogView {
   const manufacturers = ManufacturerRegistry.from(meta.manufacturers);
   let cm: CategoryMatcher | null = null;
   let mm: ManufacturerMatcher | null = null;
-  let sn: NamesByAttribute | null = null;
+  let sn: SpecNameIndex | null = null;
   let un: ReadonlySet<string> | null = null;
   let knows: boolean | undefined;
   const specUnits = new Map((meta.specs ?? []).map((x) => [x.name, x.unit as SiUnit | null]));
@@ -58,7 +58,7 @@ export function buildView(meta: CatalogMeta): CatalogView {
     specUnits,
     categoryMatcher: () => (cm ??= withFunctions(createCategoryMatcher(meta.categories), meta.categories)),
     manufacturerMatcher: () => (mm ??= createManufacturerMatcher(meta.manufacturers)),
-    specNameIndex: () => (sn ??= namesByAttribute(specUnits.keys(), (name) => specUnits.get(name))),
+    specNameIndex: () => (sn ??= specNameIndex(specUnits.keys(), (name) => specUnits.get(name), (meta.features ?? []).includes('spec_attributes'))),
     unitlessNumericSpecs: () => (un ??= new Set((meta.specs ?? []).filter((x) => x.unit === null && x.unitless === true).map((x) => x.name))),
     knowsUnitless: () => (knows ??= (meta.specs ?? []).some((x) => x.unitless !== undefined)),
   };

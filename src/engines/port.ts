@@ -29,28 +29,37 @@ export interface NumericRange {
 }
 
 /**
- * A spec condition. `name`: one spec display name, or several (any of them: the same quantity under the
- * names catalogues use). `values`: display values accepted as written, or (`nums`) single SI values a
- * part's number equals (within a relative 1e-9, engines/same-number.ts: "0.1uF" is the "100nF" and "100nF@1kHz" parts).
+ * Which specs a condition is on: `name`, one spec display name or several (any of them: the same
+ * quantity under the names catalogues use); or `attribute`, one canonical attribute id or several
+ * (vocabulary/attributes.json: a part's spec counts whatever it was named). Attribute conditions need an
+ * index version that stores attributes (CatalogMeta.features 'spec_attributes'); on another they match
+ * nothing, so callers check the feature first.
  */
-export type SpecFilter =
-  | {
-      name: string | readonly string[];
-      values: string[];
-      nums?: number[];
-      /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */
-      numUnit?: string | null;
-    }
-  | {
-      name: string | readonly string[];
-      range: NumericRange;
-      /**
-       * The SI unit of the range (null: plain numbers). A part's number must be in it or be a plain
-       * number (a catalogue writes "5000" for 5000 V): "25℃" under "Tolerance" is no 25 % tolerance.
-       * Absent: any unit.
-       */
-      unit?: string | null;
-    };
+export type SpecKey = { name: string | readonly string[]; attribute?: undefined } | { attribute: string | readonly string[]; name?: undefined };
+
+/**
+ * A spec condition on the specs of `SpecKey`. `values`: display values accepted as written, or (`nums`)
+ * single SI values a part's number equals (within a relative 1e-9, engines/same-number.ts: "0.1uF" is the
+ * "100nF" and "100nF@1kHz" parts).
+ */
+export type SpecFilter = SpecKey &
+  (
+    | {
+        values: string[];
+        nums?: number[];
+        /** The SI unit of `nums` (null: plain numbers); a part's number must be in it. */
+        numUnit?: string | null;
+      }
+    | {
+        range: NumericRange;
+        /**
+         * The SI unit of the range (null: plain numbers). A part's number must be in it or be a plain
+         * number (a catalogue writes "5000" for 5000 V): "25℃" under "Tolerance" is no 25 % tolerance.
+         * Absent: any unit.
+         */
+        unit?: string | null;
+      }
+  );
 
 /** Hard constraints, ANDed. Absent members do not constrain. */
 export interface EngineFilters {
@@ -167,6 +176,11 @@ export interface FacetRequest {
   filters: EngineFilters;
   /** Spec names whose value buckets and numeric min/max are wanted. */
   specValues?: string[];
+  /**
+   * Canonical attribute ids whose value buckets and numeric min/max are wanted (over every spec of the
+   * attribute, whatever its name). Versions without 'spec_attributes' answer none.
+   */
+  attributeValues?: string[];
   /** Bucket count for value lists. */
   size?: number;
 }
@@ -183,6 +197,10 @@ export interface FacetResult {
   total: number;
   /** Spec name -> number of parts in the whole set that have it. */
   specNames: Record<string, number>;
+  /** Canonical attribute id -> number of parts in the whole set with a spec of it (empty on versions without 'spec_attributes'). */
+  attributes: Record<string, number>;
+  /** Per attribute of `attributeValues`. */
+  attributeValues: Record<string, SpecValueFacet>;
   specValues: Record<string, SpecValueFacet>;
   manufacturers: { slug: string; count: number }[];
   categories: { slug: string; count: number }[];

@@ -9,6 +9,7 @@
  */
 import type { PartRecord } from '../catalog/part.ts';
 import type { EngineFilters, FacetResult, SearchEngine, SpecValueFacet } from '../engines/port.ts';
+import { specAttributeId } from '../vocabulary/attributes.ts';
 
 export interface SetCounts {
   /** Facets of the set with value buckets of `specNames` (at most `size` each). */
@@ -74,17 +75,21 @@ export function recordSet(records: () => Promise<readonly PartRecord[]>): SetCou
     async facets(specNames, size) {
       const rs = await records();
       const names = new Map<string, number>();
+      const attributes = new Map<string, number>();
       const makers = new Map<string, number>();
       const categories = new Map<string, number>();
       for (const r of rs) {
         for (const n of new Set(r.specs.map((s) => s.name))) names.set(n, (names.get(n) ?? 0) + 1);
+        for (const a of new Set(r.specs.flatMap((s) => specAttributeId(s) ?? []))) attributes.set(a, (attributes.get(a) ?? 0) + 1);
         makers.set(r.manufacturer.slug, (makers.get(r.manufacturer.slug) ?? 0) + 1);
         if (r.category) categories.set(r.category.slug, (categories.get(r.category.slug) ?? 0) + 1);
       }
       return {
         total: rs.length,
         specNames: Object.fromEntries([...names].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+        attributes: Object.fromEntries([...attributes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
         specValues: Object.fromEntries(specNames.map((n) => [n, specFacet(rs, n, size)])),
+        attributeValues: {},
         manufacturers: top(makers, size),
         categories: top(categories, size),
       };

@@ -11,6 +11,7 @@ import { mountRoutes, routePath, type RouteSpec } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
 import { categoryRoutes } from './routes/categories.ts';
 import { listRoutes } from './routes/lists.ts';
+import { attributeRoutes } from './routes/attributes.ts';
 import { manufacturerRoutes } from './routes/manufacturers.ts';
 import { partDetailRoutes } from './routes/part-detail.ts';
 import { partsSearchRoutes } from './routes/parts-search.ts';
@@ -32,6 +33,7 @@ export function apiRoutes(s: AppServices): RouteSpec[] {
     ...categoryRoutes(s),
     ...manufacturerRoutes(s),
     ...listRoutes(s),
+    ...attributeRoutes(s),
     ...partsSearchRoutes(s),
     ...agenticRoutes(s),
     ...parametricRoutes(s),

@@ -7,7 +7,10 @@
  *   categories / exclude_categories: category path slugs, subtree-inclusive
  *   manufacturers: manufacturer slugs
  *   status: lifecycle values (default: active)
- *   specs: { "<spec display name>": ["value", ...] | {gte, lte, gt, lt, min, max, unit} }
+ *   specs: { "<spec display name or attribute>": ["value", ...] | {gte, lte, gt, lt, min, max, unit} }
+ *          a key is a spec name the catalogue uses ("Voltage - supply"), or else a canonical attribute
+ *          (vocabulary/attributes.json) by id or shortname ("supply_voltage", "supplyvoltage"), which
+ *          matches the specs of that attribute whatever their name
  *          a value as written, or the same number in the spec's unit ("0.1uF" accepts "100nF")
  *          numbers are compared in SI units after applying `unit` ("mA", "kΩ", "uF" or "A"):
  *          {"lte": 2, "unit": "A"} matches a part stored as 500 mA; min/max are gte/lte
@@ -20,8 +23,9 @@ import { MAX_ORDER_QUANTITY } from '../catalog/prices.ts';
 import { PART_STATUSES, type PartStatus } from '../catalog/status.ts';
 import { parseQuantity, parseWholeQuantity, normaliseUnit, type SiUnit } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import type { EngineFilters, NumericRange, SpecFilter } from '../engines/port.ts';
+import type { EngineFilters, NumericRange, SpecFilter, SpecKey } from '../engines/port.ts';
 import { validationError, type ValidationDetail } from '../errors.ts';
+import { attributeByKey } from '../vocabulary/attributes.ts';
 
 /** A numeric condition on one spec (PartFilters.specs). */
 export interface SpecRangeInput {
@@ -58,7 +62,8 @@ export const partFiltersSchema = {
     specs: {
       type: 'object',
       maxProperties: 30,
-      description: 'Keyed by spec display name: a list of accepted values, or a numeric range in SI after `unit`.',
+      description:
+        'Keyed by spec display name, or by canonical attribute id or shortname (every spec of the attribute, whatever its name): a list of accepted values, or a numeric range in SI after `unit`.',
       additionalProperties: {
         anyOf: [
           { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 200 },
@@ -122,9 +127,9 @@ const NOT_NUMERIC = (name: string) =>
  * unit, lists, ranges, conditions ("250V@DC"), text, and every entry of a text-only spec are matched as
  * written only.
  */
-function sameNumbers(values: readonly string[], name: string, specUnits: SpecUnits, view: CatalogView | null): { nums?: number[]; numUnit?: string | null } {
-  const unit = specUnits.get(name) ?? null;
-  if (unit === null && !(view?.unitlessNumericSpecs().has(name) ?? false)) return {};
+function sameNumbers(values: readonly string[], target: SpecTarget): { nums?: number[]; numUnit?: string | null } {
+  const unit = target.stored;
+  if (unit === null && !target.unitless) return {};
   const nums: number[] = [];
   for (const v of values) {
     // Only an entry that is one number and its unit, nothing else: not "3.3V, 5V", "250V@DC", "2x10k", "5V max".
@@ -135,19 +140,37 @@ function sameNumbers(values: readonly string[], name: string, specUnits: SpecUni
   return nums.length ? { nums, numUnit: unit } : {};
 }
 
+/**
+ * What a PartFilters.specs key names: the specs it selects (by name, or by canonical attribute), the SI
+ * unit of their numeric values (null: none) and whether those are plain numbers.
+ */
+interface SpecTarget {
+  key: SpecKey;
+  stored: SiUnit | null;
+  unitless: boolean;
+}
+
+/**
+ * The specs a key names: a spec name the catalogue uses, else a canonical attribute (id or shortname)
+ * the catalogue holds, filtered by attribute where the index stores them, else by the catalogue's names
+ * of it. Null when it names neither (or when the snapshot lists no spec names: taken as a name).
+ */
+function specTarget(key: string, specUnits: SpecUnits, view: CatalogView | null): SpecTarget | null {
+  const unitless = (n: string) => specUnits.get(n) === null && (view?.unitlessNumericSpecs().has(n) ?? false);
+  if (specUnits.size === 0 || specUnits.has(key)) return { key: { name: key }, stored: specUnits.get(key) ?? null, unitless: unitless(key) };
+  const attribute = attributeByKey(key);
+  const index = view?.specNameIndex();
+  const names = attribute ? (index?.names.get(attribute.id) ?? []) : [];
+  if (!attribute || !index || names.length === 0) return null;
+  // The unit its names store: the attribute's own where one of them does, else the first there is.
+  const units = names.map((n) => specUnits.get(n) ?? null);
+  const stored = units.find((u) => u !== null && u === attribute.unit) ?? units.find((u) => u !== null) ?? null;
+  return { key: index.byAttribute ? { attribute: attribute.id } : { name: names }, stored, unitless: stored === null && names.some(unitless) };
+}
+
 /** One numeric spec condition as an engine range filter in the spec's stored unit, or the validation problem with it. */
-function rangeFilter(
-  name: string,
-  cond: SpecRangeInput,
-  at: (string | number)[],
-  specUnits: SpecUnits,
-  view: CatalogView | null,
-): SpecFilter | ValidationDetail {
-  const stored = specUnits.get(name) ?? null;
-  const unitless = stored === null && (view?.unitlessNumericSpecs().has(name) ?? false);
-  // A snapshot without a spec vocabulary, or one ingested before unitless specs were recorded, keeps
-  // the earlier reading: a unit is taken as given, a range without one refused.
-  const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
+function rangeFilter(name: string, target: SpecTarget, cond: SpecRangeInput, at: (string | number)[], judgeUnitless: boolean): SpecFilter | ValidationDetail {
+  const { stored, unitless } = target;
   let scale = 1;
   /** The range's SI unit as the engines compare it (null: plain numbers; undefined: not judged, as before). */
   let rangeUnit: string | null | undefined = stored ?? (unitless ? null : undefined);
@@ -197,7 +220,7 @@ function rangeFilter(
   if (lo > hi || (lo === hi && (range.gt !== undefined || range.lt !== undefined))) {
     return { loc: at, msg: 'The range is empty: its lower bound is above its upper bound', type: 'range_invalid', input: cond };
   }
-  return { name, range, ...(rangeUnit !== undefined ? { unit: rangeUnit } : {}) };
+  return { ...target.key, range, ...(rangeUnit !== undefined ? { unit: rangeUnit } : {}) };
 }
 
 /** Validates PartFilters against the catalogue and translates them; throws 422 naming each bad field. */
@@ -242,17 +265,21 @@ export function toEngineFilters(
     out.lists = ids;
   }
   const specs: SpecFilter[] = [];
+  // A snapshot without a spec vocabulary, or one ingested before unitless specs were recorded, keeps
+  // the earlier reading: a unit is taken as given, a range without one refused.
+  const judgeUnitless = specUnits.size > 0 && (view?.knowsUnitless() ?? false);
   for (const [name, cond] of Object.entries(f.specs ?? {})) {
     const at = [...loc, 'specs', name];
-    if (specUnits.size > 0 && !specUnits.has(name)) {
-      detail.push({ loc: at, msg: `Unknown spec name "${name}"`, type: 'unknown_spec', input: name });
+    const target = specTarget(name, specUnits, view);
+    if (!target) {
+      detail.push({ loc: at, msg: `Unknown spec name or attribute "${name}"`, type: 'unknown_spec', input: name });
       continue;
     }
     if (Array.isArray(cond)) {
-      specs.push({ name, values: cond, ...sameNumbers(cond, name, specUnits, view) });
+      specs.push({ ...target.key, values: cond, ...sameNumbers(cond, target) });
       continue;
     }
-    const r = rangeFilter(name, cond, at, specUnits, view);
+    const r = rangeFilter(name, target, cond, at, judgeUnitless);
     if ('loc' in r) detail.push(r);
     else specs.push(r);
   }

@@ -13,7 +13,7 @@ import type { JobStore } from '../jobs/port.ts';
 import type { Services } from './services.ts';
 
 /**
- * The use cases (`parts`, `categories`, `manufacturers`, `lists`, `usage`, `jobs`: services.ts) and the
+ * The use cases (`parts`, `categories`, `manufacturers`, `lists`, `attributes`, `usage`, `jobs`: services.ts) and the
  * adapters under them. The REST routes and GraphQL resolvers call the use cases; the guard, the job
  * workers and the CLI use the adapters.
  */

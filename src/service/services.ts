@@ -9,6 +9,7 @@ import type { JobListQuery } from '../jobs/port.ts';
 import type { JobsDeps } from '../jobs/lifecycle.ts';
 import type { AgenticResult } from '../search/agentic.ts';
 import { agentic, type AgenticQuery } from './agentic-search.ts';
+import { listAttributes } from './attributes.ts';
 import { browseCategories, getCategory, matchCategories } from './categories.ts';
 import type { TextSearchDeps, UsageDeps } from './deps.ts';
 import {
@@ -61,6 +62,9 @@ export function buildServices(d: ServiceDeps) {
     },
     lists: {
       visible: (viewer: ListViewer) => listsFor(d, viewer),
+    },
+    attributes: {
+      list: () => listAttributes(d),
     },
     usage: {
       current: (account: Account) => currentUsage(d, account),

@@ -243,6 +243,19 @@ export function namesByAttribute(names: Iterable<string>, unitOf: (name: string)
   return out;
 }
 
+/** A catalogue's spec attributes, and the names it stores each under (agentic search's candidates by spec value). */
+export interface SpecNameIndex {
+  /** Attribute id -> the catalogue's spec names under it. */
+  readonly names: NamesByAttribute;
+  /** The index version stores each spec's attribute (CatalogMeta.features 'spec_attributes'): filter by attribute. */
+  readonly byAttribute: boolean;
+}
+
+/** The index of a catalogue's spec names (`unitOf`: a name's stored unit, for names it disambiguates). */
+export function specNameIndex(names: Iterable<string>, unitOf?: (name: string) => string | null | undefined, byAttribute = false): SpecNameIndex {
+  return { names: namesByAttribute(names, unitOf), byAttribute };
+}
+
 /** An attribute in the Supply schema's SupAttribute shape (reference/nexar-supply.graphql). */
 export function toSupAttribute(a: Omit<CanonicalAttribute, 'names'>): SupAttributeShape {
   return {

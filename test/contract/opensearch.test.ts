@@ -1,6 +1,7 @@
 import { createOpenSearchEngine } from '../../src/engines/opensearch/engine.ts';
 import { describe } from 'vitest';
 import { noteSkip } from '../support/fixtures.ts';
+import { attributesContract } from './attributes.contract.ts';
 import { engineContract } from './engine.contract.ts';
 import { priceContract } from './prices.contract.ts';
 import { vectorFillContract } from './vector-fill.contract.ts';
@@ -41,5 +42,15 @@ describe.skipIf(!url)('OpenSearch adapter', () => {
       return e;
     },
     async () => void (await fetch(`${url}/${fillPrefix}-*`, { method: 'DELETE' })),
+  );
+  const attributesPrefix = `pstest-attributes-${process.pid}-${Date.now()}`;
+  attributesContract(
+    'opensearch',
+    async () => {
+      const e = createOpenSearchEngine({ url, prefix: attributesPrefix });
+      await e.init();
+      return e;
+    },
+    async () => void (await fetch(`${url}/${attributesPrefix}-*`, { method: 'DELETE' })),
   );
 });

@@ -33,7 +33,7 @@ describe('HTTP skeleton', () => {
     const res = await fetch(`${server.url}/v1/diagnostics`, { headers: { Authorization: `Bearer ${secret}` } });
     const body = (await res.json()) as Record<string, any>;
     expect(body).toMatchObject({
-      engine: { kind: 'sqlite', parts: 12, index_features: ['price_bands', 'mpn_identity'] },
+      engine: { kind: 'sqlite', parts: 12, index_features: ['price_bands', 'mpn_identity', 'spec_attributes'] },
       search_mode: 'lexical-only',
       embeddings: { model: null, message: expect.stringMatching(/^no embedding model configured .*: lexical-only search/) },
     });

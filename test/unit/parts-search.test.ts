@@ -114,6 +114,19 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(mA.body.results.map((r: any) => r.mpn).sort()).toEqual(['0603WAF1002T5E', 'RC0603FR-0710KL']);
     });
 
+    it('filters by canonical attribute, by id or shortname, over every spec of it whatever its name', async () => {
+      const rated = await post('/v1/parts/search', { filters: { specs: { voltage_rating: { gte: 16, unit: 'V' } } } });
+      expect(rated.status).toBe(200);
+      expect(rated.body.results.map((r: any) => r.mpn).sort()).toEqual(['GRM188R71H104KA93D', 'T491A106K016AT']);
+      const byShortname = await post('/v1/parts/search', { filters: { specs: { voltagerating: ['10V'] } } });
+      expect(byShortname.body.results.map((r: any) => r.mpn)).toEqual(['CL10A106KP8NNNC']);
+      const supply = await post('/v1/parts/search', { filters: { specs: { supply_voltage: { lte: 31 } }, status: ['active', 'nrnd'] } });
+      expect(supply.body.results.map((r: any) => r.mpn)).toEqual(['LM2904DT']);
+      // an attribute the catalogue holds no spec of is no key, as an unknown name is not
+      const none = await post('/v1/parts/search', { filters: { specs: { inductance: { gte: 1e-6 } } } });
+      expect([none.status, none.body.detail[0].type]).toEqual([422, 'unknown_spec']);
+    });
+
     it('combines text, categories, manufacturers, status and value lists', async () => {
       const { body } = await post('/v1/parts/search', { query: 'amplifier', filters: { manufacturers: ['texas-instruments'] } });
       expect(body.total).toBe(2);
@@ -131,7 +144,7 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
       expect(status).toBe(422);
       expect(body.detail).toEqual([
         { loc: ['body', 'filters', 'categories', 0], msg: 'Unknown category "nope"', type: 'unknown_category', input: 'nope' },
-        { loc: ['body', 'filters', 'specs', 'Resistence'], msg: 'Unknown spec name "Resistence"', type: 'unknown_spec', input: 'Resistence' },
+        { loc: ['body', 'filters', 'specs', 'Resistence'], msg: 'Unknown spec name or attribute "Resistence"', type: 'unknown_spec', input: 'Resistence' },
         {
           loc: ['body', 'filters', 'specs', 'Capacitance', 'unit'],
           msg: 'Unit "V" does not measure "Capacitance" (stored in F)',
@@ -271,6 +284,60 @@ describe.each(API_ENGINES)('part search on %s', (engineKind) => {
         name: 'Multilayer Ceramic Capacitors MLCC - SMD/SMT',
         count: 2,
       });
+      expect(body.available_attributes).toEqual({ capacitance: 3, voltage_rating: 3, temperature_coefficient: 2 });
+      expect(body.attributes).toBeUndefined();
+    });
+
+    it('counts facets by attribute, asked by id or shortname, and refuses an unknown attribute', async () => {
+      const { status, body } = await post('/v1/parts/search/facets', {
+        filters: { categories: ['capacitors'] },
+        attributes: ['voltage_rating', 'capacitance'],
+      });
+      expect(status).toBe(200);
+      expect(body.attributes.voltage_rating).toEqual({
+        parts: 3,
+        values: [
+          { value: '10V', count: 1 },
+          { value: '16V', count: 1 },
+          { value: '50V', count: 1 },
+        ],
+        min: 10,
+        max: 50,
+        unit: 'V',
+      });
+      expect(body.attributes.capacitance.parts).toBe(3);
+      const short = await post('/v1/parts/search/facets', { filters: { categories: ['capacitors'] }, attributes: ['voltagerating'] });
+      expect(Object.keys(short.body.attributes)).toEqual(['voltage_rating']);
+      const bad = await post('/v1/parts/search/facets', { attributes: ['capacitance', 'flux_capacitance'] });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail).toEqual([
+        {
+          loc: ['body', 'attributes', 1],
+          msg: 'Unknown attribute "flux_capacitance" (GET /v1/attributes lists them)',
+          type: 'unknown_attribute',
+          input: 'flux_capacitance',
+        },
+      ]);
+    });
+  });
+
+  describe('GET /v1/attributes', () => {
+    it('lists every canonical attribute with its unit and the spec names this catalogue stores it under', async () => {
+      const res = await t.api.get('/v1/attributes', t.secret);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as any;
+      const byId = new Map(body.attributes.map((a: any) => [a.id, a]));
+      expect(byId.get('voltage_rating')).toEqual({
+        id: 'voltage_rating',
+        name: 'Voltage Rating',
+        shortname: 'voltagerating',
+        group: 'Technical',
+        value_type: 'number',
+        unit: { symbol: 'V', name: 'volt' },
+        spec_names: ['Voltage Rated'],
+      });
+      expect(byId.get('case_package')).toMatchObject({ unit: null, value_type: 'text', spec_names: [] });
+      expect(body.attributes.length).toBeGreaterThan(200);
     });
   });
 });

@@ -1,6 +1,7 @@
 /** PartRecord (+ embedding) -> the document of the parts index (index-mappings/parts.json). */
 import type { PartRecord } from '../../catalog/part.ts';
 import { priceBands } from '../../catalog/prices.ts';
+import { specAttributeId } from '../../vocabulary/attributes.ts';
 import { RECORD_FIELD, VECTOR_FIELD } from './mappings.ts';
 import { partTextFields } from '../text-tokens.ts';
 
@@ -39,7 +40,9 @@ export function partDocument(r: PartRecord, embedding: Float32Array | null, with
     // Open-ended bands leave `to` out (filters.ts: no `to` holds every larger quantity).
     price_bands: priceBands(r.offers).map((b) => (b.to === null ? { from: b.from, price: b.price } : b)),
     spec_names: [...new Set(r.specs.map((s) => s.name))],
-    specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit })),
+    // Canonical attribute ids (vocabulary/attributes.json): what attribute filters and facets read.
+    spec_attributes: [...new Set(r.specs.flatMap((s) => specAttributeId(s) ?? []))],
+    specs: r.specs.map((s) => ({ name: s.name, value: s.value, num: s.num, min: s.min, max: s.max, unit: s.unit, attribute: specAttributeId(s) })),
   };
   // With vectors, the record is JSON in a stored field (paging.ts RECORD_FIELD), without `lists`
   // (membership updates change the top-level `lists` in place, and reads take them from there): a

@@ -279,18 +279,18 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
   async function facets(req: FacetRequest): Promise<FacetResult> {
     open();
-    const empty: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
+    const empty: FacetResult = { total: 0, specNames: {}, attributes: {}, specValues: {}, attributeValues: {}, manufacturers: [], categories: [] };
     const tokens = req.text ? textTokens(req.text) : null;
     if (req.text && !tokens?.length) return empty;
-    const specValues = [...new Set(req.specValues ?? [])];
+    const keys = { names: [...new Set(req.specValues ?? [])], attributes: [...new Set(req.attributeValues ?? [])] };
     const r = await search({
       size: 0,
       track_total_hits: true,
       query: tokens ? textQuery(tokens, req.filters) : filtered(req.filters),
-      aggs: facetAggs(specValues, req.size ?? 20),
+      aggs: facetAggs(keys, req.size ?? 20),
     });
     if (!r) return empty;
-    return parseFacets(r.hits.total?.value ?? 0, r.aggregations ?? {}, specValues);
+    return parseFacets(r.hits.total?.value ?? 0, r.aggregations ?? {}, keys);
   }
 
   async function getParts(ids: readonly number[]): Promise<PartRecord[]> {

@@ -2,7 +2,7 @@
  * Engine-neutral filters -> OpenSearch bool clauses (filter context: no scoring, cached).
  * Mirrors src/engines/sqlite/filters.ts clause by clause.
  */
-import type { EngineFilters, NumericRange, SpecFilter } from '../port.ts';
+import type { EngineFilters, NumericRange, SpecFilter, SpecKey } from '../port.ts';
 import { sameNumberBounds } from '../same-number.ts';
 
 export type Dsl = Record<string, unknown>;
@@ -23,8 +23,15 @@ function rangeClauses(r: NumericRange): Dsl[] {
   return [...(Object.keys(min).length ? [{ range: { 'specs.min': min } }] : []), ...(Object.keys(max).length ? [{ range: { 'specs.max': max } }] : [])];
 }
 
+/** The nested specs a condition is on: by name, or by canonical attribute. */
+function keyClause(s: SpecKey): Dsl {
+  const [field, keys] = s.attribute !== undefined ? ['specs.attribute', s.attribute] : ['specs.name', s.name];
+  return typeof keys === 'string' ? { term: { [field]: keys } } : { terms: { [field]: [...keys] } };
+}
+
 function specClause(s: SpecFilter): Dsl {
-  const conds: Dsl[] = [typeof s.name === 'string' ? { term: { 'specs.name': s.name } } : { terms: { 'specs.name': [...s.name] } }];
+  // An index version from before attributes has no specs.attribute: an attribute condition matches nothing there.
+  const conds: Dsl[] = [keyClause(s)];
   if ('values' in s) {
     const unit: Dsl = s.numUnit ? { term: { 'specs.unit': s.numUnit } } : { bool: { must_not: { exists: { field: 'specs.unit' } } } };
     const same = (s.nums ?? []).map((v) => {

@@ -228,17 +228,24 @@ export function cosineFromScore(score: number): number {
 const SPEC_NAME_BUCKETS = 10_000;
 const COUNT_THEN_KEY = [{ _count: 'desc' }, { _key: 'asc' }];
 
-export function facetAggs(specValues: readonly string[], size: number): Dsl {
+/** Keys whose value buckets a facet request asks for: spec names and canonical attribute ids. */
+export interface FacetKeys {
+  names: readonly string[];
+  attributes: readonly string[];
+}
+
+export function facetAggs(keys: FacetKeys, size: number): Dsl {
   const aggs: Dsl = {
     spec_names: { terms: { field: 'spec_names', size: SPEC_NAME_BUCKETS } },
+    spec_attributes: { terms: { field: 'spec_attributes', size: SPEC_NAME_BUCKETS } },
     manufacturers: { terms: { field: 'manufacturer.slug', size, order: COUNT_THEN_KEY } },
     categories: { terms: { field: 'category.slug', size, order: COUNT_THEN_KEY } },
   };
-  if (specValues.length) {
-    const units: Dsl = {};
-    specValues.forEach((name, i) => {
-      const named = { term: { 'specs.name': name } };
-      aggs[`spec_${i}`] = {
+  const units: Dsl = {};
+  const valueAggs = (prefix: string, field: string, list: readonly string[]) =>
+    list.forEach((key, i) => {
+      const named = { term: { [field]: key } };
+      aggs[`${prefix}_${i}`] = {
         nested: { path: 'specs' },
         aggs: {
           named: {
@@ -255,11 +262,12 @@ export function facetAggs(specValues: readonly string[], size: number): Dsl {
           },
         },
       };
-      units[`unit_${i}`] = { filter: named, aggs: { unit: { terms: { field: 'specs.unit', size: 1, order: COUNT_THEN_KEY } } } };
+      units[`unit_${prefix}_${i}`] = { filter: named, aggs: { unit: { terms: { field: 'specs.unit', size: 1, order: COUNT_THEN_KEY } } } };
     });
-    // The most common unit of a spec over the whole version, as the SQLite adapter computes it.
-    aggs.units = { global: {}, aggs: { specs: { nested: { path: 'specs' }, aggs: units } } };
-  }
+  valueAggs('spec', 'specs.name', keys.names);
+  valueAggs('attr', 'specs.attribute', keys.attributes);
+  // The most common unit of a spec (or attribute) over the whole version, as the SQLite adapter computes it.
+  if (Object.keys(units).length) aggs.units = { global: {}, aggs: { specs: { nested: { path: 'specs' }, aggs: units } } };
   return aggs;
 }
 
@@ -272,30 +280,36 @@ interface Terms {
   buckets: Bucket[];
 }
 
-export function parseFacets(total: number, aggs: Record<string, unknown>, specValues: readonly string[]): FacetResult {
+export function parseFacets(total: number, aggs: Record<string, unknown>, keys: FacetKeys): FacetResult {
   const terms = (name: string) => (aggs[name] as Terms | undefined)?.buckets ?? [];
-  const specNames: Record<string, number> = {};
-  for (const b of [...terms('spec_names')].sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-    specNames[b.key] = b.doc_count;
-  }
+  const counts = (name: string) => {
+    const out: Record<string, number> = {};
+    for (const b of [...terms(name)].sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) out[b.key] = b.doc_count;
+    return out;
+  };
   const units = (aggs.units as { specs?: Record<string, { unit?: Terms }> } | undefined)?.specs ?? {};
-  const values: Record<string, SpecValueFacet> = {};
-  specValues.forEach((name, i) => {
-    const named = (aggs[`spec_${i}`] as { named?: Record<string, unknown> } | undefined)?.named ?? {};
-    const vals = (named.values as Terms | undefined)?.buckets ?? [];
-    const min = (named.min as { value: number | null } | undefined)?.value ?? null;
-    const max = (named.max as { value: number | null } | undefined)?.value ?? null;
-    values[name] = {
-      values: vals.map((b) => ({ value: b.key, count: b.parts?.doc_count ?? b.doc_count })),
-      min,
-      max,
-      unit: units[`unit_${i}`]?.unit?.buckets[0]?.key ?? null,
-    };
-  });
+  const valueFacets = (prefix: string, list: readonly string[]) => {
+    const values: Record<string, SpecValueFacet> = {};
+    list.forEach((key, i) => {
+      const named = (aggs[`${prefix}_${i}`] as { named?: Record<string, unknown> } | undefined)?.named ?? {};
+      const vals = (named.values as Terms | undefined)?.buckets ?? [];
+      const min = (named.min as { value: number | null } | undefined)?.value ?? null;
+      const max = (named.max as { value: number | null } | undefined)?.value ?? null;
+      values[key] = {
+        values: vals.map((b) => ({ value: b.key, count: b.parts?.doc_count ?? b.doc_count })),
+        min,
+        max,
+        unit: units[`unit_${prefix}_${i}`]?.unit?.buckets[0]?.key ?? null,
+      };
+    });
+    return values;
+  };
   return {
     total,
-    specNames,
-    specValues: values,
+    specNames: counts('spec_names'),
+    attributes: counts('spec_attributes'),
+    specValues: valueFacets('spec', keys.names),
+    attributeValues: valueFacets('attr', keys.attributes),
     manufacturers: terms('manufacturers').map((b) => ({ slug: b.key, count: b.doc_count })),
     categories: terms('categories').map((b) => ({ slug: b.key, count: b.doc_count })),
   };

@@ -68,6 +68,7 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
   let hasStatusIndex = false;
   let hasCategoryStockIndex = false;
   let hasPrices = true;
+  let hasSpecAttributes = true;
   const stmt = statementCache(db);
   const records = new RecordCache(opts.recordCacheSize ?? DEFAULT_RECORD_CACHE);
 
@@ -104,6 +105,8 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
       hasStatusIndex = t !== null && exists(`${t.parts}_status_stock`);
       hasCategoryStockIndex = t !== null && exists(`${t.parts}_cat_stock`);
       hasPrices = t !== null && exists(t.prices);
+      // Versions loaded before attributes were stored with each spec have no attr column (nor its indexes).
+      hasSpecAttributes = t !== null && exists(`${t.specs}_attr_num`);
     }
   }
 
@@ -111,13 +114,14 @@ export function createSqliteEngine(opts: SqliteEngineOptions): SearchEngine {
    * Live tables, or null when nothing is loaded. A version loaded before price bands were indexed has no
    * prices table: an empty set stands in for it, so that a price-at-quantity filter matches nothing
    * there instead of failing (the catalogue view refuses such requests with a 422, but a rollback takes
-   * up to a second to reach it).
+   * up to a second to reach it). A version loaded before spec attributes were stored says so
+   * (`specAttributes`): attribute filters match nothing there and attribute facets count nothing.
    */
   function tables(): VersionTables | null {
     refresh();
     if (!live) return null;
     const t = versionTables(live);
-    return hasPrices ? t : { ...t, prices: NO_PRICES };
+    return { ...t, ...(hasPrices ? {} : { prices: NO_PRICES }), specAttributes: hasSpecAttributes };
   }
 
   const { textMatch, rankedText, matchedRows, postingsReady } = createTextRanking(

@@ -1,8 +1,8 @@
 /**
  * Facet counts of the SQLite adapter over a matched set (the rows of a query over the parts table, `p`),
- * read once into a temporary table (the set's query used to run again for every count): spec-name and
- * spec-value counts through the specs' (prow, name, value) index, from the set's rows (CROSS JOIN: the
- * set drives); manufacturer and category counts by seeking the set's parts rows when it is small, else
+ * read once into a temporary table (the set's query used to run again for every count): spec-name,
+ * attribute and value counts through the specs' (prow, name, value, attr) index, from the set's rows
+ * (CROSS JOIN: the set drives); manufacturer and category counts by seeking the set's parts rows when it is small, else
  * by scanning those columns' indexes with the set probed.
  */
 import type Database from 'better-sqlite3';
@@ -24,7 +24,7 @@ function countsOf(rows: readonly number[], valueOf: (r: number) => string | null
     .slice(0, size);
 }
 
-export const EMPTY_FACETS: FacetResult = { total: 0, specNames: {}, specValues: {}, manufacturers: [], categories: [] };
+export const EMPTY_FACETS: FacetResult = { total: 0, specNames: {}, attributes: {}, specValues: {}, attributeValues: {}, manufacturers: [], categories: [] };
 
 /** Manufacturer and category counts seek the set's parts rows while the set is under 1/SEEK_OVER_SCAN of the parts, else scan an index. */
 const SEEK_OVER_SCAN = 8;
@@ -48,22 +48,36 @@ export function createFacetCounts(db: Database.Database, stmt: (sql: string) => 
       const total = known
         ? stmt(`INSERT INTO ${ROWS} (r) SELECT value FROM json_each(?)`).run(JSON.stringify(known.rows)).changes
         : stmt(`INSERT INTO ${ROWS} (r) SELECT r FROM (${query.sql})`).run(...query.params).changes;
-      const specNames: Record<string, number> = {};
-      for (const r of stmt(
-        `SELECT s.name AS name, count(DISTINCT s.prow) AS n FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r GROUP BY s.name ORDER BY n DESC, s.name`,
-      ).all() as { name: string; n: number }[]) {
-        specNames[r.name] = r.n;
-      }
-      const specValues: FacetResult['specValues'] = {};
-      for (const name of req.specValues ?? []) {
-        const values = stmt(
-          `SELECT s.value AS value, count(DISTINCT s.prow) AS count FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
-        ).all(name, size) as { value: string; count: number }[];
-        const ext = stmt(
-          `SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.name = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.name = ?`,
-        ).get(name, name) as { min: number | null; max: number | null; unit: string | null };
-        specValues[name] = { values, min: ext.min, max: ext.max, unit: ext.unit };
-      }
+      /** Parts per spec name, or per attribute: `column` is the specs table's name or attr column. */
+      const keyCounts = (column: 'name' | 'attr') => {
+        const out: Record<string, number> = {};
+        for (const r of stmt(
+          `SELECT s.${column} AS k, count(DISTINCT s.prow) AS n FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r WHERE s.${column} IS NOT NULL GROUP BY s.${column} ORDER BY n DESC, s.${column}`,
+        ).all() as { k: string; n: number }[]) {
+          out[r.k] = r.n;
+        }
+        return out;
+      };
+      /** Value buckets, numeric extent and most common unit of each key asked for. */
+      const valueFacets = (column: 'name' | 'attr', keys: readonly string[]) => {
+        const out: FacetResult['specValues'] = {};
+        for (const key of keys) {
+          const values = stmt(
+            `SELECT s.value AS value, count(DISTINCT s.prow) AS count FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.${column} = ? GROUP BY s.value ORDER BY count DESC, s.value LIMIT ?`,
+          ).all(key, size) as { value: string; count: number }[];
+          const ext = stmt(
+            `SELECT min(s.min) AS min, max(s.max) AS max, (SELECT unit FROM ${t.specs} u WHERE u.${column} = ? AND u.unit IS NOT NULL GROUP BY unit ORDER BY count(*) DESC LIMIT 1) AS unit FROM ${ROWS} m CROSS JOIN ${t.specs} s ON s.prow = m.r AND s.${column} = ?`,
+          ).get(key, key) as { min: number | null; max: number | null; unit: string | null };
+          out[key] = { values, min: ext.min, max: ext.max, unit: ext.unit };
+        }
+        return out;
+      };
+      const specNames = keyCounts('name');
+      const specValues = valueFacets('name', req.specValues ?? []);
+      // A version loaded before attributes were stored counts none.
+      const withAttributes = t.specAttributes !== false;
+      const attributes = withAttributes ? keyCounts('attr') : {};
+      const attributeValues = withAttributes ? valueFacets('attr', req.attributeValues ?? []) : {};
       const seek = forced === 'auto' ? total * SEEK_OVER_SCAN < parts : forced === 'seek';
       const counts = (col: 'mfr_slug' | 'category') =>
         known
@@ -73,7 +87,7 @@ export function createFacetCounts(db: Database.Database, stmt: (sql: string) => 
                 ? `SELECT p.${col} AS slug, count(*) AS count FROM ${ROWS} m CROSS JOIN ${t.parts} p ON p.rowid = m.r WHERE p.${col} IS NOT NULL GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`
                 : `SELECT p.${col} AS slug, count(*) AS count FROM ${t.parts} p WHERE p.${col} IS NOT NULL AND +p.rowid IN (SELECT r FROM ${ROWS}) GROUP BY p.${col} ORDER BY count DESC, slug LIMIT ?`,
             ).all(size) as { slug: string; count: number }[]);
-      return { total, specNames, specValues, manufacturers: counts('mfr_slug'), categories: counts('category') };
+      return { total, specNames, attributes, specValues, attributeValues, manufacturers: counts('mfr_slug'), categories: counts('category') };
     } finally {
       stmt(`DELETE FROM ${ROWS}`).run();
     }

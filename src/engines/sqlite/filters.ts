@@ -1,5 +1,5 @@
 /** Translates engine-neutral filters into a SQL condition over `p` (the version's parts table). */
-import type { EngineFilters, NumericRange } from '../port.ts';
+import type { EngineFilters, NumericRange, SpecKey } from '../port.ts';
 import { sameNumberBounds } from '../same-number.ts';
 import type { VersionTables } from './schema.ts';
 import { packageText } from './text.ts';
@@ -84,6 +84,12 @@ export interface FilterSql extends SqlCondition {
   statusInCategories: { statuses: readonly string[]; categories: readonly string[]; inStock: boolean } | null;
 }
 
+/** The spec rows a condition is on: by name, or by canonical attribute (the `attr` column). */
+function specKeys(s: SpecKey): { column: 'name' | 'attr'; values: readonly string[] } {
+  if (s.attribute !== undefined) return { column: 'attr', values: typeof s.attribute === 'string' ? [s.attribute] : s.attribute };
+  return { column: 'name', values: typeof s.name === 'string' ? [s.name] : s.name };
+}
+
 /** A column of the spec row `s`, selected through its indexes, or (correlated: `+`) only tested. */
 const specCol = (correlated: boolean) => (c: string) => `${correlated ? '+' : ''}s.${c}`;
 
@@ -119,7 +125,7 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     );
   }
   // List and spec conditions are uncorrelated `rowid IN (...)` sets, read once through the members
-  // primary key and the specs' (name, value) and (name, min, max) indexes. A correlated EXISTS per
+  // primary key and the specs' (name, value), (name, min, max) and (attr, min, max) indexes. A correlated EXISTS per
   // part let SQLite walk the (name, min, max) range once per candidate part: seconds for one range
   // filter over 29k parts. The correlated checks of drivenBy test the spec columns with `+`, so that
   // they go through the part's own rows (the (prow, name, value) index) and nothing else.
@@ -127,8 +133,9 @@ export function filterSql(f: EngineFilters, t: VersionTables): FilterSql {
     const own: unknown[] = [];
     /** The set's arms (their conditions on `s`), written through `col`; parameters pushed once, in order. */
     const arms = (col: (c: string) => string, out: unknown[]): string[] => {
-      const names = typeof s.name === 'string' ? [s.name] : s.name;
-      const named = () => `${col('name')} IN (${placeholders(names, out)})`;
+      // The specs of a name, or of an attribute (none on a version without the attribute column).
+      const keys = specKeys(s);
+      const named = () => (keys.column === 'attr' && t.specAttributes === false ? '0' : `${col(keys.column)} IN (${placeholders(keys.values, out)})`);
       if ('values' in s) {
         // A number the same as an accepted one: its own arm, through the (name, min, max) index.
         const list = [`${named()} AND ${col('value')} IN (${placeholders(s.values, out)})`];

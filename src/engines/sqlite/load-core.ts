@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import { IdMap } from '../../catalog/id-set.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
 import { priceBands } from '../../catalog/prices.ts';
+import { specAttributeId } from '../../vocabulary/attributes.ts';
 import type { WriteFailure } from '../port.ts';
 import { createVersionDdl, dropVersionDdl, earlyIndexDdl, FTS_COLUMNS, lateIndexDdl, versionTables } from './schema.ts';
 import { recordJson } from './records.ts';
@@ -27,7 +28,8 @@ export interface LoadRow {
   manufacturer: string;
   cols: (string | number | null)[];
   aliases: string[];
-  specs: [string, string, number | null, number | null, number | null, string | null][];
+  /** name, value, num, min, max, unit, canonical attribute id. */
+  specs: [string, string, number | null, number | null, number | null, string | null, string | null][];
   lists: string[];
   /** Price bands: from, to (null: no end), price. */
   prices: [number, number | null, number][];
@@ -43,7 +45,7 @@ export function toLoadRow({ record: r, embedding, vectorKey }: IndexedPart): Loa
     manufacturer: r.manufacturer.name,
     cols: [r.id, r.mpn_norm, r.manufacturer.slug, r.mpn_slug, r.status, r.category?.slug ?? null, r.stock, r.min_price_usd, recordJson(r), ...ftsRow(r)],
     aliases: r.aliases_norm,
-    specs: r.specs.map((s) => [s.name, s.value, s.num, s.min, s.max, s.unit]),
+    specs: r.specs.map((s) => [s.name, s.value, s.num, s.min, s.max, s.unit, specAttributeId(s)]),
     lists: r.lists,
     prices: priceBands(r.offers).map((b) => [b.from, b.to, b.price]),
     vec: embedding,
@@ -125,7 +127,7 @@ export function createLoadCore(db: Database.Database, version: string, dims: num
   const ftsDel = db.prepare(`INSERT INTO ${t.fts} (${t.fts}, rowid, ${ftsCols}) SELECT 'delete', rowid, ${ftsCols} FROM ${t.parts} WHERE rowid = ?`);
   const triDel = db.prepare(`INSERT INTO ${t.tri} (${t.tri}, rowid, mpn_norm) SELECT 'delete', rowid, mpn_norm FROM ${t.parts} WHERE rowid = ?`);
   const insAlias = db.prepare(`INSERT INTO ${t.aliases} (alias_norm, prow) VALUES (?, ?)`);
-  const insSpec = db.prepare(`INSERT INTO ${t.specs} (prow, name, value, num, min, max, unit) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insSpec = db.prepare(`INSERT INTO ${t.specs} (prow, name, value, num, min, max, unit, attr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const insMember = db.prepare(`INSERT OR IGNORE INTO ${t.members} (list_id, prow) VALUES (?, ?)`);
   const insPrice = db.prepare(`INSERT INTO ${t.prices} (prow, qty_from, qty_to, price) VALUES (?, ?, ?, ?)`);
   const insVec = dims ? db.prepare(`INSERT INTO ${t.vec} (part_id, embedding) VALUES (?, ?)`) : null;

@@ -64,7 +64,7 @@ export function healthRoutes(s: AppServices): RouteSpec[] {
                     type: 'array',
                     items: { type: 'string' },
                     description:
-                      'What the live index holds beyond the base: "price_bands" (PartFilters price.min_quantity), "mpn_identity" (parts told apart by the MPN as written, not by its search key). Older indexes lack them: re-ingest.',
+                      'What the live index holds beyond the base: "price_bands" (PartFilters price.min_quantity), "mpn_identity" (parts told apart by the MPN as written, not by its search key), "spec_attributes" (specs filtered and counted by canonical attribute). Older indexes lack them: re-ingest.',
                   },
                 },
               },

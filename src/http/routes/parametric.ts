@@ -16,6 +16,18 @@ const searchBody = (extra: Record<string, unknown>) => ({
   properties: { query: { type: 'string', maxLength: 500 }, filters: partFiltersSchema, ...extra },
 });
 
+/** A spec's or an attribute's value buckets and numeric extent over the set. */
+const valueFacetSchema = {
+  type: 'object',
+  properties: {
+    parts: { type: 'integer' },
+    values: { type: 'array', items: { type: 'object', properties: { value: { type: 'string' }, count: { type: 'integer' } } } },
+    min: { type: ['number', 'null'] },
+    max: { type: ['number', 'null'] },
+    unit: { type: ['string', 'null'] },
+  },
+} as const;
+
 export function parametricRoutes(s: AppServices): RouteSpec[] {
   return [
     {
@@ -67,6 +79,12 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
           maxItems: 30,
           description: 'Spec names to bucket; default: the 10 most common in the set.',
         },
+        attributes: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          maxItems: 30,
+          description: 'Canonical attributes (ids or shortnames, GET /v1/attributes) to bucket over every spec of each, whatever its name.',
+        },
         size: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Buckets per facet.' },
       }),
       responses: {
@@ -77,23 +95,17 @@ export function parametricRoutes(s: AppServices): RouteSpec[] {
             required: ['total', 'specs', 'manufacturers', 'categories', 'request_id'],
             properties: {
               total: { type: 'integer' },
-              specs: {
-                type: 'object',
-                additionalProperties: {
-                  type: 'object',
-                  properties: {
-                    parts: { type: 'integer' },
-                    values: { type: 'array', items: { type: 'object', properties: { value: { type: 'string' }, count: { type: 'integer' } } } },
-                    min: { type: ['number', 'null'] },
-                    max: { type: ['number', 'null'] },
-                    unit: { type: ['string', 'null'] },
-                  },
-                },
-              },
+              specs: { type: 'object', additionalProperties: valueFacetSchema },
               available_specs: {
                 type: 'object',
                 additionalProperties: { type: 'integer' },
                 description: 'Every spec name in the set with the number of parts that have it.',
+              },
+              attributes: { type: 'object', additionalProperties: valueFacetSchema, description: 'Per attribute asked for, by id.' },
+              available_attributes: {
+                type: 'object',
+                additionalProperties: { type: 'integer' },
+                description: 'Every canonical attribute in the set (by id) with the number of parts that have a spec of it.',
               },
               manufacturers: {
                 type: 'array',
