@@ -35,13 +35,12 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENGINES } from '../support/api.ts';
 import { graphqlProblem, SERVER_FAILURE_CODES } from './support/forms.ts';
-import { fuzzRuns, fuzzSeed, send, startFuzzTarget, type FuzzTarget } from './support/target.ts';
+import { FUZZ_KINDS, fuzzRuns, fuzzSeed, send, startFuzzTarget, type FuzzTarget } from './support/target.ts';
 import { hostileString, hostileValue } from './support/values.ts';
 
-/** Operations per run on SQLite (with REST's, the CI budget of 5,000); on OpenSearch (when OPENSEARCH_URL is set) fewer. */
-const RUNS = { sqlite: 1_500, opensearch: 200 };
+/** Operations per run on SQLite (with REST's, the CI budget of 5,000); fewer on OpenSearch and with Redis (when OPENSEARCH_URL / REDIS_URL are set). */
+const RUNS = { sqlite: 1_500, opensearch: 200, redis: 200 };
 
 /** What one generated operation needs besides the text: its variables, declared as it was written. */
 interface Built {
@@ -175,7 +174,7 @@ function scalarValue(name: string, g: GeneratorValue, words: fc.Arbitrary<string
   }
 }
 
-describe.each(API_ENGINES)('GraphQL fuzz on %s', (kind) => {
+describe.each(FUZZ_KINDS)('GraphQL fuzz on %s', (kind) => {
   let t: FuzzTarget;
   let schema: GraphQLSchema;
   beforeAll(async () => {

@@ -15,13 +15,12 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import fc, { type Arbitrary } from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENGINES } from '../support/api.ts';
 import { graphqlProblem, restErrorProblem } from './support/forms.ts';
-import { fuzzRuns, fuzzSeed, send, startFuzzTarget, type FuzzTarget } from './support/target.ts';
+import { FUZZ_KINDS, fuzzRuns, fuzzSeed, send, startFuzzTarget, type FuzzTarget } from './support/target.ts';
 import { fromSchema, hostileString, hostileValue, type Schema, type SchemaContext } from './support/values.ts';
 
-/** Requests per run on SQLite (with GraphQL's, the CI budget of 5,000); on OpenSearch (when OPENSEARCH_URL is set) fewer. */
-const RUNS = { sqlite: 3_500, opensearch: 400 };
+/** Requests per run on SQLite (with GraphQL's, the CI budget of 5,000); fewer on OpenSearch and with Redis (when OPENSEARCH_URL / REDIS_URL are set). */
+const RUNS = { sqlite: 3_500, opensearch: 400, redis: 400 };
 
 interface Operation {
   method: string;
@@ -197,7 +196,7 @@ const strayRequests = (ctx: SchemaContext): Arbitrary<FuzzRequest> =>
     )
     .map(([base, s, method]) => ({ operation: '(stray)', method, path: `${base}${s}`, headers: {} }));
 
-describe.each(API_ENGINES)('REST fuzz on %s', (kind) => {
+describe.each(FUZZ_KINDS)('REST fuzz on %s', (kind) => {
   let t: FuzzTarget;
   let doc: { paths: Record<string, Record<string, Operation['op']>> } & Schema;
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });

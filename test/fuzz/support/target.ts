@@ -1,11 +1,18 @@
 /**
- * The system under fuzz: the real HTTP server over a real engine (the small fixture), real SQLite account
- * and job stores and in-process job workers, with a key that may do everything (a limit and credit no run
+ * The system under fuzz: the real HTTP server over a real engine (the small fixture), real account and job
+ * stores (SQLite, or Redis for the `redis` kind) and in-process job workers, with a key that may do everything (a limit and credit no run
  * exhausts), words of the catalogue and ids of this run to put in requests, and the error lines logged.
  */
+import { randomBytes } from 'node:crypto';
 import fc, { type Arbitrary } from 'fast-check';
 import type { Logger } from '../../../src/log.ts';
-import { startTestApi, type EngineKind, type TestApi } from '../../support/api.ts';
+import { purgeRedisPrefix } from '../../../src/redis/connection.ts';
+import { API_ENGINES, startTestApi, type TestApi } from '../../support/api.ts';
+
+/** What a suite fuzzes: the API on SQLite or OpenSearch, or on SQLite with accounts, throttle and jobs in Redis. */
+export type FuzzKind = 'sqlite' | 'opensearch' | 'redis';
+/** SQLite always; OpenSearch and Redis when OPENSEARCH_URL / REDIS_URL are set. */
+export const FUZZ_KINDS: FuzzKind[] = [...API_ENGINES, ...(process.env.REDIS_URL ? (['redis'] as const) : [])];
 
 export interface FuzzTarget {
   api: TestApi;
@@ -40,11 +47,16 @@ export async function send(url: string, init: RequestInit & { timeoutMs?: number
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-export async function startFuzzTarget(kind: EngineKind = 'sqlite'): Promise<FuzzTarget> {
+export async function startFuzzTarget(kind: FuzzKind = 'sqlite'): Promise<FuzzTarget> {
   let logged: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   const keep = (level: string) => (msg: string, fields?: Record<string, unknown>) => void logged.push({ level, msg, fields });
   const log: Logger = { debug: () => undefined, info: () => undefined, warn: keep('warn'), error: keep('error') };
-  const api = await startTestApi({ MONTHLY_REQUEST_CAP: '100000000' }, kind, undefined, { log, workers: 1 });
+  const redisPrefix = `pstest-harden-fuzz-${randomBytes(4).toString('hex')}:`;
+  const redis: Record<string, string> = kind === 'redis' ? { REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix } : {};
+  const api = await startTestApi({ MONTHLY_REQUEST_CAP: '100000000', ...redis }, kind === 'opensearch' ? 'opensearch' : 'sqlite', undefined, {
+    log,
+    workers: 1,
+  });
   const secret = (await api.key({ creditUsd: 1_000_000, rateLimit: 10_000_000 })).secret;
   const poorSecret = (await api.key({ subscription: false, creditUsd: 0, rateLimit: 10_000_000 })).secret;
   const scopelessSecret = (await api.key({ capabilities: [], rateLimit: 10_000_000 })).secret;
@@ -96,7 +108,10 @@ export async function startFuzzTarget(kind: EngineKind = 'sqlite'): Promise<Fuzz
       logged = [];
       return out;
     },
-    close: () => api.close(),
+    async close() {
+      await api.close();
+      if (kind === 'redis') await purgeRedisPrefix(process.env.REDIS_URL!, redisPrefix);
+    },
   };
 }
 
