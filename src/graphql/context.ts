@@ -4,7 +4,7 @@
  * loaders that keep resolvers from one round trip per part.
  *
  * Metering: a paid field takes the parts it returns from the request's allowance (the parts the account
- * can still pay for, computed before execution: route.ts); what it cannot take is left out and said in
+ * can still pay for, computed before execution: src/http/routes/graphql.ts); what it cannot take is left out and said in
  * a warning (SPEC.md Errors 4). The parts taken are debited once, after execution.
  */
 import type { CatalogView } from '../catalog/view.ts';

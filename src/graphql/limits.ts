@@ -23,6 +23,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type SelectionSetNode,
+  type ValueNode,
   getOperationAST,
 } from 'graphql/index.js';
 import type { CatalogView } from '../catalog/view.ts';
@@ -69,6 +70,20 @@ export interface OperationCost {
   depth: number;
   cost: number;
 }
+
+/** Arguments that size lists (listOf): where one comes from a variable, the cost depends on the variables. */
+const SIZING_ARGUMENTS = new Set(['limit', 'ids', 'paths', 'slugs', 'queries', 'size', 'attributeNames', 'attributeSelection', 'priceBreaks']);
+/** Fields whose `q` sizes their list (a name match answers at most 20; none, the whole registry). */
+const SIZED_BY_Q = new Set(['supCategories', 'supManufacturers']);
+
+/** Whether a value in a document holds a variable. */
+const holdsVariable = (v: ValueNode): boolean =>
+  v.kind === Kind.VARIABLE ||
+  (v.kind === Kind.LIST && v.values.some(holdsVariable)) ||
+  (v.kind === Kind.OBJECT && v.fields.some((f) => holdsVariable(f.value)));
+
+/** Costs of operations whose cost their variables cannot change, by document and operation name (sized by the catalogue as it was when first judged). */
+const fixedCosts = new WeakMap<DocumentNode, Map<string, OperationCost>>();
 
 type Args = Record<string, unknown>;
 const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
@@ -135,8 +150,11 @@ export function operationCost(
   variables: Readonly<Record<string, unknown>> | null | undefined,
   view: CatalogView | null,
 ): OperationCost {
+  const fixed = fixedCosts.get(doc)?.get(operationName ?? '');
+  if (fixed) return fixed;
   const op = getOperationAST(doc, operationName);
   const fragments = new Map<string, FragmentDefinitionNode>();
+  let variable = false;
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   // The variables as execution will read them (a single value given for a list is a list of one), so
   // that the estimate reads the arguments' shapes as declared; variables that do not coerce fail at
@@ -148,6 +166,8 @@ export function operationCost(
   const walk = (set: SelectionSetNode, type: GraphQLObjectType, level: number, parent: Args, spreading: Set<string>): number => {
     let cost = 0;
     for (const sel of set.selections) {
+      // @skip and @include on a variable make the selection, hence the cost, the variables' too.
+      variable ||= (sel.directives ?? []).some((d) => (d.arguments ?? []).some((a) => holdsVariable(a.value)));
       if (!included(sel, vars)) continue;
       if (sel.kind === Kind.INLINE_FRAGMENT) {
         const t = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : type;
@@ -166,6 +186,9 @@ export function operationCost(
       depth = Math.max(depth, level);
       const def = type.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
       if (!def) continue;
+      variable ||= (sel.arguments ?? []).some(
+        (a) => (SIZING_ARGUMENTS.has(a.name.value) || (a.name.value === 'q' && SIZED_BY_Q.has(name))) && holdsVariable(a.value),
+      );
       let args: Args = {};
       try {
         args = getArgumentValues(def, sel, vars);
@@ -192,5 +215,11 @@ export function operationCost(
   const root = schema.getQueryType();
   if (!op || !root) return { depth: 0, cost: 0 };
   const cost = walk(op.selectionSet, root, 1, {}, new Set());
-  return { depth, cost };
+  const out = { depth, cost };
+  if (!variable) {
+    let byName = fixedCosts.get(doc);
+    if (!byName) fixedCosts.set(doc, (byName = new Map()));
+    byName.set(operationName ?? '', out);
+  }
+  return out;
 }

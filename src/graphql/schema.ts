@@ -7,6 +7,7 @@
  *   supCategories, supManufacturers, supAttributes, supSellers   free (the catalogue snapshot)
  */
 import { buildSchema, type GraphQLSchema } from 'graphql/index.js';
+import { withSourceResolvers } from './execute.ts';
 import { PART_SDL } from './sdl/part.ts';
 import { QUERY_SDL } from './sdl/query.ts';
 import { RESULTS_SDL } from './sdl/results.ts';
@@ -19,11 +20,21 @@ export const PAID_FIELDS: ReadonlySet<string> = new Set(['supSearchMpn', 'supSea
 
 export const SDL = [QUERY_SDL, PART_SDL, RESULTS_SDL].join('\n');
 
+/** Fields of the node types (types/) whose getters answer a promise: they search (similar parts, aggregations). */
+const PROMISED_FIELDS: ReadonlySet<string> = new Set([
+  'SupPart.counts',
+  'SupPart.similarParts',
+  'SupPartResultSet.allFilters',
+  'SupPartResultSet.suggestedFilters',
+  'SupPartResultSet.suggestedCategories',
+  'SupPartResultSet.inStockAgg',
+]);
+
 const rootValue = { supSearchMpn, supSearch, supMultiMatch, supParts, supCategories, supManufacturers, supAttributes, supSellers };
 
 let built: GraphQLSchema | null = null;
 /** The executable schema (built once) and the root value its queries resolve from. */
 export function graphqlSchema(): { schema: GraphQLSchema; rootValue: typeof rootValue } {
-  built ??= buildSchema(SDL);
+  built ??= withSourceResolvers(buildSchema(SDL), PROMISED_FIELDS);
   return { schema: built, rootValue };
 }

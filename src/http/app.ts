@@ -20,7 +20,7 @@ import { agenticRoutes } from './routes/agentic.ts';
 import { matchRoutes } from './routes/match.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { jobRoutes } from './routes/jobs.ts';
-import { graphqlRoutes } from '../graphql/route.ts';
+import { graphqlRoutes } from './routes/graphql.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import type { AppServices } from '../service/app-services.ts';
 

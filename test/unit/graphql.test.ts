@@ -6,7 +6,7 @@
  */
 import { getIntrospectionQuery } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_EXPENSIVE } from '../../src/graphql/route.ts';
+import { MAX_EXPENSIVE } from '../../src/http/routes/graphql.ts';
 import { API_ENGINES, useTestApi } from '../support/api.ts';
 
 describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
@@ -155,7 +155,7 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
       `{ supSearch(q: "0603", limit: 1) { hits
           manufacturerAgg(size: 10) { company { id name } count } categoryAgg { category { path } count }
           specAggs(attributeNames: ["resistance", "capacitance"], size: 5) { attribute { shortname } buckets { displayValue floatValue count } min max displayMin displayMax units }
-          inStockAgg { isInStock count } suggestedFilters { shortname } } }`,
+          inStockAgg { isInStock count } suggestedFilters { shortname } allFilters { shortname } suggestedCategories { count } } }`,
       undefined,
       secret,
     );
@@ -172,6 +172,8 @@ describe.each(API_ENGINES)('GraphQL on %s', (engineKind) => {
     expect(resistance).toMatchObject({ min: 4700, max: 10000, displayMin: '4.7kΩ', displayMax: '10kΩ', units: 'Ω' });
     expect(resistance.buckets).toContainEqual({ displayValue: '10kΩ', floatValue: 10000, count: 2 });
     expect(s.inStockAgg.reduce((a: number, b: any) => a + b.count, 0)).toBe(s.hits);
+    expect(s.allFilters.map((a: any) => a.shortname)).toEqual(expect.arrayContaining(['resistance', 'capacitance']));
+    expect(s.suggestedCategories.length).toBeGreaterThan(0);
     expect(await usageOf(secret)).toMatchObject({ units: 0 });
   });
 

@@ -2,9 +2,9 @@
  * supSearchMpn and supSearch. Both filter (filters.ts) and page (start, limit); their sets differ:
  *
  *   supSearchMpn(q): the MPN search of REST's GET /v1/parts/search (tiers: exact, packaging variants and
- *     alternate MPNs, prefix, infix, fuzzy), looked up to start + limit or 100 candidates, whichever is
- *     more: `hits` counts those. The page's records are read in one call; the aggregations count the
- *     candidates' records.
+ *     alternate MPNs, prefix, infix, fuzzy) down to start + limit candidates; `hits` counts those, or the
+ *     MPNs starting with q (up to 100), whichever is more. The page's records are read in one call; the
+ *     aggregations count the records of those candidates and MPNs.
  *   supSearch(q), and either without q: one engine search (BM25 over the text fields; without text,
  *     the filtered parts most stock first) that returns the page's records with it; `hits` is the set's
  *     size and the aggregations are the engine's facets over the whole set. A q that is one word of
@@ -16,11 +16,11 @@
  */
 import { normaliseMpn } from '../../catalog/mpn.ts';
 import type { PartRecord } from '../../catalog/part.ts';
-import type { EngineFilters, MpnCandidate } from '../../engines/port.ts';
+import type { EngineFilters } from '../../engines/port.ts';
 import { orderCandidates } from '../../service/mpn-search.ts';
 import { searchMpn } from '../../search/mpn.ts';
 import { engineSet, recordSet, type SetCounts } from '../aggregate.ts';
-import { MAX_WINDOW, page } from '../args.ts';
+import { page } from '../args.ts';
 import { capWarning, moneyFor, take, warn, type GraphQLContext } from '../context.ts';
 import { noRateWarning } from '../currency.ts';
 import { supFilters } from '../filters.ts';
@@ -43,7 +43,10 @@ export interface SearchArgs {
 /** One word of letters and digits (and the punctuation of part numbers) holding both: read as an MPN first by supSearch. */
 const PART_NUMBER = /^(?=[^\s]*\p{L})(?=[^\s]*\p{N})[\p{L}\p{N}\-_./#+]{3,60}$/u;
 
-/** Candidates an MPN search looks up at least (hits counts up to this, or start + limit when more). */
+/** Fields of a result set that need its size or its members beyond the page (an MPN search counts them then). */
+const SET_FIELDS = ['hits', 'total', 'specAggs', 'manufacturerAgg', 'categoryAgg', 'inStockAgg', 'suggestedCategories', 'suggestedFilters', 'allFilters'];
+
+/** MPNs starting with the query that an MPN search counts at most in `hits` (more when start + limit is). */
 export const MPN_HITS_WINDOW = 100;
 
 interface Found {
@@ -55,29 +58,36 @@ interface Found {
   akaMpn?: Map<number, string>;
 }
 
-async function mpnSet(ctx: GraphQLContext, q: string, filters: EngineFilters, start: number, limit: number): Promise<Found> {
+async function mpnSet(ctx: GraphQLContext, q: string, filters: EngineFilters, start: number, limit: number, countHits: boolean): Promise<Found> {
   const { engine } = ctx.s;
-  const window = Math.min(MAX_WINDOW, Math.max(start + limit, MPN_HITS_WINDOW));
+  const key = normaliseMpn(q);
   const seen = new Set<number>();
-  const cands = (await searchMpn(engine, q, { limit: window, filters, stems: true })).filter((c) => !seen.has(c.id) && seen.add(c.id));
-  // Exact and variant candidates are ordered by their records (status, stock); the others keep the engine's order.
-  const first = (c: MpnCandidate) => c.tier === 'exact' || c.tier === 'variant';
-  const head = [...cands.filter(first), ...cands.filter((c) => !first(c)).slice(0, start + limit)];
-  const records = await engine.getParts(head.map((c) => c.id));
-  const ordered = orderCandidates(head, records, start + limit, q);
+  // The page: the tiers down to start + limit candidates; `hits`: as many, or the MPNs (and alternate
+  // MPNs) that start with the query, counted up to MPN_HITS_WINDOW, whichever is more: a broad query
+  // pages on without the lower tiers' cost (infix and fuzzy lookups) on every page. The count is made
+  // when `hits` is asked for and the page is full (a page the tiers could not fill counted them all).
+  const found = await searchMpn(engine, q, { limit: Math.max(start + limit, 1), filters, stems: true });
+  const full = new Set(found.map((c) => c.id)).size >= start + limit;
+  const starting = key && countHits && full ? await engine.mpnLookup({ key, mode: 'prefix', limit: MPN_HITS_WINDOW, filters }) : [];
+  const cands = found.filter((c) => !seen.has(c.id) && seen.add(c.id));
+  const records = await engine.getParts(cands.map((c) => c.id));
+  const ordered = orderCandidates(cands, records, start + limit, q);
   let all: Promise<PartRecord[]> | null = null;
   const akaMpn = new Map<number, string>();
   const byId = new Map(records.map((r) => [r.id, r]));
-  for (const c of head) {
+  for (const c of cands) {
     const r = byId.get(c.id);
     const alias = r && c.matched !== r.mpn_norm ? r.aliases.find((a) => normaliseMpn(a) === c.matched) : undefined;
     if (alias) akaMpn.set(c.id, alias);
   }
+  const prefixIds = new Set(starting.map((h) => h.id));
+  const hits = Math.max(cands.length, new Set([...prefixIds, ...cands.filter((c) => c.tier === 'exact' || c.tier === 'variant').map((c) => c.id)]).size);
   return {
     strong: cands.some((c) => c.tier === 'exact' || c.tier === 'variant' || c.tier === 'prefix'),
-    hits: cands.length,
+    hits,
     page: ordered.slice(start, start + limit),
-    counts: recordSet(() => (all ??= engine.getParts(cands.map((c) => c.id)))),
+    // Aggregations count the MPNs that start with the query, and the page's candidates.
+    counts: recordSet(() => (all ??= engine.getParts([...new Set([...starting.map((h) => h.id), ...cands.map((c) => c.id)])]))),
     akaMpn,
   };
 }
@@ -100,9 +110,10 @@ function search(kind: 'supSearchMpn' | 'supSearch') {
     if (ctx.s.config.currencyRates[currency] === undefined) warnings.push(noRateWarning(currency));
     const q = args.q?.trim() || null;
     let found: Found | null = null;
-    if (q && kind === 'supSearchMpn') found = await mpnSet(ctx, q, f.filters, start, limit);
+    const countHits = SET_FIELDS.some((field) => selectsPath(info.fieldNodes, info.fragments, info.variableValues, [field]));
+    if (q && kind === 'supSearchMpn') found = await mpnSet(ctx, q, f.filters, start, limit, countHits);
     else if (q && PART_NUMBER.test(q)) {
-      const asMpn = await mpnSet(ctx, q, f.filters, start, limit);
+      const asMpn = await mpnSet(ctx, q, f.filters, start, limit, countHits);
       if (asMpn.strong) found = asMpn;
     }
     found ??= await textSet(ctx, q, f.filters, start, limit);

@@ -40,10 +40,17 @@ export function manufacturerCompany(view: CatalogView, m: { id: number; name: st
   return company(m.id, m.name, m.slug, view.manufacturers.get(m.slug)?.aliases ?? []);
 }
 
-/** A distributor named on offers as a SupCompany. */
-export function sellerCompany(name: string): CompanyData {
-  const slug = slugify(name);
-  return company(stableId32(`seller:${slug}`), name, slug, []);
+const sellers = new Map<string, Readonly<CompanyData>>();
+/** A distributor named on offers as a SupCompany (kept: a catalogue names a handful). */
+export function sellerCompany(name: string): Readonly<CompanyData> {
+  let c = sellers.get(name);
+  if (!c) {
+    const slug = slugify(name);
+    c = Object.freeze(company(stableId32(`seller:${slug}`), name, slug, []));
+    if (sellers.size >= 10_000) sellers.clear();
+    sellers.set(name, c);
+  }
+  return c;
 }
 
 export const categoryId = (slug: string) => String(stableId32(`cat:${slug}`));
@@ -69,7 +76,7 @@ export class CategoryNode {
   get numParts() {
     return this.c.part_count;
   }
-  ancestors() {
+  get ancestors() {
     const out: CategoryNode[] = [];
     for (let p = this.c.parent; p !== null;) {
       const d = this.view.tree.get(p);
@@ -79,13 +86,13 @@ export class CategoryNode {
     }
     return out;
   }
-  children() {
+  get children() {
     return this.view.tree.children(this.c.slug).map((d) => new CategoryNode(this.view, d));
   }
-  relevantAttributes() {
+  get relevantAttributes() {
     return [];
   }
-  blurb() {
+  get blurb() {
     const d = this.c.description;
     return d ? { name: this.c.name, pathName: this.c.slug, description: d, content: d, metaDescription: d, metaTitle: this.c.name } : null;
   }

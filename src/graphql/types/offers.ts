@@ -2,9 +2,9 @@
  * SupPartSeller, SupOffer and SupPricePoint from a part's offers: one seller per distributor (most stock
  * first), its offers as stored, prices converted into the currency the root field asks for.
  */
-import { stableId53 } from '../../catalog/ids.ts';
 import type { DumpOffer, PartRecord } from '../../catalog/part.ts';
 import type { Money } from '../currency.ts';
+import { perRecord } from '../../search/record-memo.ts';
 import { sellerCompany, type CompanyData } from './catalog.ts';
 
 /** GraphQL's Int is 32-bit: larger stock levels are capped. */
@@ -15,7 +15,7 @@ export interface OfferScope {
   record: PartRecord;
   money: Money;
   /** The part's URL on this service. */
-  partUrl: string;
+  readonly partUrl: string;
   /** When the index version was loaded. */
   loadedAt: string;
 }
@@ -34,10 +34,8 @@ export function pricePoint(cacheId: string, quantity: number, price: number, cur
   return { _cacheId: cacheId, quantity: clampInt(quantity), price, currency: currency.toUpperCase(), ...money.convert(price, currency) };
 }
 
-/** The offer's breaks by quantity (positive quantities and prices). */
-function breaksOf(o: DumpOffer): [number, number][] {
-  return (o.price_breaks ?? []).filter(([q, p]) => q > 0 && p > 0).sort((a, b) => a[0] - b[0]);
-}
+/** The offer's breaks by quantity (positive quantities and prices); kept with a stored (frozen) offer. */
+const breaksOf = perRecord((o: DumpOffer): [number, number][] => (o.price_breaks ?? []).filter(([q, p]) => q > 0 && p > 0).sort((a, b) => a[0] - b[0]));
 
 /** The unit price of an order of `quantity` at this offer: the break with the largest quantity not above it. */
 export function offerPriceAt(o: DumpOffer, quantity: number): number | null {
@@ -57,8 +55,9 @@ class OfferNode {
   get _cacheId() {
     return `offer:${this.id}`;
   }
+  /** The part's id and the offer's place among its offers (the dump's order, kept by every ingest). */
   get id() {
-    return String(stableId53(`${this.scope.record.id}|${this.o.distributor}|${this.o.sku ?? ''}|${this.index}`));
+    return `${this.scope.record.id}.${this.index}`;
   }
   get sku() {
     return this.o.sku ?? '';
@@ -75,7 +74,7 @@ class OfferNode {
   get moq() {
     return this.o.moq ?? null;
   }
-  prices(): PricePoint[] {
+  get prices(): PricePoint[] {
     const { money } = this.scope;
     const id = (q: number) => `${this._cacheId}:${q}`;
     if (this.priceBreaks) {
@@ -107,7 +106,7 @@ class OfferNode {
 
 export interface SellerData {
   _cacheId: string;
-  company: CompanyData;
+  company: Readonly<CompanyData>;
   country: null;
   offers(args: { priceBreaks?: number[] | null }): OfferNode[];
   isAuthorized: boolean;
@@ -116,31 +115,34 @@ export interface SellerData {
   shipsToCountries: never[];
 }
 
-/** The part's sellers: its offers by distributor, most stock first. */
-export function sellersOf(scope: OfferScope): SellerData[] {
+/** A part's offers by distributor (name as first written, offers with their index), most stock first; kept with a stored record. */
+const sellerGroups = perRecord((r: PartRecord): { name: string; offers: [DumpOffer, number][] }[] => {
   const groups = new Map<string, { name: string; offers: [DumpOffer, number][]; stock: number }>();
-  scope.record.offers.forEach((o, i) => {
+  r.offers.forEach((o, i) => {
     const key = o.distributor.trim().toLowerCase();
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { name: o.distributor.trim(), offers: [], stock: 0 }));
     g.offers.push([o, i]);
     g.stock += o.stock ?? 0;
   });
-  return [...groups.values()]
-    .sort((a, b) => b.stock - a.stock || a.name.localeCompare(b.name))
-    .map((g) => {
-      const company = sellerCompany(g.name);
-      return {
-        _cacheId: `seller:${scope.record.id}:${company.slug}`,
-        company,
-        country: null,
-        offers: (args: { priceBreaks?: number[] | null }) => g.offers.map(([o, i]) => new OfferNode(scope, o, i, args.priceBreaks ?? null)),
-        isAuthorized: true,
-        isBroker: false,
-        isRfq: false,
-        shipsToCountries: [],
-      };
-    });
+  return [...groups.values()].sort((a, b) => b.stock - a.stock || a.name.localeCompare(b.name));
+});
+
+/** The part's sellers: its offers by distributor, most stock first. */
+export function sellersOf(scope: OfferScope): SellerData[] {
+  return sellerGroups(scope.record).map((g) => {
+    const company = sellerCompany(g.name);
+    return {
+      _cacheId: `seller:${scope.record.id}:${company.slug}`,
+      company,
+      country: null,
+      offers: (args: { priceBreaks?: number[] | null }) => g.offers.map(([o, i]) => new OfferNode(scope, o, i, args.priceBreaks ?? null)),
+      isAuthorized: true,
+      isBroker: false,
+      isRfq: false,
+      shipsToCountries: [],
+    };
+  });
 }
 
 /** The median over the offers of the unit price of an order of 1,000, in USD; null when no offer prices it. */

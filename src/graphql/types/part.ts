@@ -111,12 +111,21 @@ function image(url: string) {
 }
 
 export class PartNode {
-  private readonly offers: OfferScope;
   constructor(
     readonly record: PartRecord,
     private readonly scope: PartScope,
-  ) {
-    this.offers = { record, money: scope.money, partUrl: this.octopartUrl, loadedAt: scope.ctx.loadedAt };
+  ) {}
+  /** What the part's offers show (its URL computed when one asks for it). */
+  private get offers(): OfferScope {
+    const partUrl = () => this.octopartUrl;
+    return {
+      record: this.record,
+      money: this.scope.money,
+      get partUrl() {
+        return partUrl();
+      },
+      loadedAt: this.scope.ctx.loadedAt,
+    };
   }
   get _cacheId() {
     return `part:${this.record.id}`;
@@ -158,13 +167,13 @@ export class PartNode {
   get akaMpns() {
     return this.record.aliases;
   }
-  descriptions() {
+  get descriptions() {
     const r = this.record;
     const source = r.source_id?.includes(':') ? r.source_id.slice(0, r.source_id.indexOf(':')).toUpperCase() : 'partsearch';
     const texts = [r.description, r.long_description].filter((t): t is string => Boolean(t));
     return texts.map((text) => ({ text, creditString: source, creditUrl: this.octopartUrl }));
   }
-  documentCollections() {
+  get documentCollections() {
     const groups = new Map<string, ReturnType<typeof document>[]>();
     for (const d of this.record.documents) {
       const name = collectionName(d.type);
@@ -172,31 +181,31 @@ export class PartNode {
     }
     return [...groups].map(([name, documents]) => ({ name, documents }));
   }
-  bestDatasheet() {
+  get bestDatasheet() {
     const d = this.record.documents.find((x) => x.type.toLowerCase() === 'datasheet');
     return d ? document(d) : null;
   }
-  images() {
+  get images() {
     return this.record.images.map((i) => image(i.url));
   }
-  bestImage() {
+  get bestImage() {
     const i = this.record.images[0];
     return i ? image(i.url) : null;
   }
-  specs() {
+  get specs() {
     return specs(this.record, attributeIndex(this.scope.ctx.view));
   }
-  category() {
+  get category() {
     return this.record.category ? findCategory(this.scope.ctx.view, this.record.category.slug, 'path') : null;
   }
-  series() {
+  get series() {
     const { series, manufacturer } = this.record;
     return series ? { id: String(stableId32(`series:${manufacturer.slug}:${series}`)), name: series, url: this.octopartUrl } : null;
   }
-  companionProducts() {
+  get companionProducts() {
     return [];
   }
-  referenceDesigns() {
+  get referenceDesigns() {
     return [];
   }
   sellers(args: { includeBrokers?: boolean; authorizedOnly?: boolean; limit?: number | null; start?: number | null }) {
@@ -204,7 +213,7 @@ export class PartNode {
     const start = Math.max(0, args.start ?? 0);
     return all.slice(start, args.limit === null || args.limit === undefined ? undefined : start + Math.max(0, args.limit));
   }
-  medianPrice1000() {
+  get medianPrice1000() {
     return medianPrice1000(this.offers);
   }
   get totalAvail() {
@@ -219,7 +228,10 @@ export class PartNode {
     return days.length ? Math.max(...days) : null;
   }
   /** Numbers of related objects; similar_parts is what similarParts returns (its search runs once per part and request). */
-  async counts() {
+  get counts() {
+    return this.countsWithSimilar();
+  }
+  private async countsWithSimilar() {
     const r = this.record;
     return {
       specs: r.specs.length,
@@ -233,7 +245,10 @@ export class PartNode {
     };
   }
   /** Paid parts like any other: taken from the allowance, the rest left out with a warning. */
-  async similarParts() {
+  get similarParts() {
+    return this.loadSimilar();
+  }
+  private async loadSimilar() {
     const found = await this.scope.ctx.similar.load(this.record);
     const k = take(this.scope.ctx, found.length);
     if (k < found.length) warn(this.scope.ctx, capWarning(`similarParts of part ${this.record.id}`, k, found.length));

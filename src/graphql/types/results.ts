@@ -46,7 +46,7 @@ export class ResultSetNode {
   get warnings() {
     return this.r.warnings;
   }
-  results() {
+  get results() {
     return this.r.page.map((record) => ({
       _cacheId: `result:${record.id}`,
       part: new PartNode(record, this.r.scope),
@@ -55,7 +55,7 @@ export class ResultSetNode {
       description: record.description,
     }));
   }
-  specsViewAttributeGroups() {
+  get specsViewAttributeGroups() {
     const groups = new Map<string, Map<string, AttributeData>>();
     for (const record of this.r.page) {
       for (const s of record.specs) {
@@ -78,11 +78,11 @@ export class ResultSetNode {
     }
     return [...out.values()];
   }
-  async allFilters() {
+  get allFilters() {
     return this.presentAttributes();
   }
-  async suggestedFilters() {
-    return (await this.presentAttributes()).slice(0, 10);
+  get suggestedFilters() {
+    return this.presentAttributes().then((all) => all.slice(0, 10));
   }
   async specAggs(args: { attributeNames: string[]; attributeSelection: 'EXPLICIT' | 'WITH_SUGGESTED' | 'ALL'; size: number }) {
     const wanted = args.attributeNames.map((n) => this.attributes.byKey(n)).filter((a) => a !== undefined);
@@ -142,7 +142,7 @@ export class ResultSetNode {
       return category ? [{ category, count: c.count }] : [];
     });
   }
-  async suggestedCategories() {
+  get suggestedCategories() {
     return this.categoryAgg({ size: 5 });
   }
   distributorAgg(args: { size: number }) {
@@ -159,20 +159,19 @@ export class ResultSetNode {
       .slice(0, bucketSize(args.size))
       .map((e) => ({ company: sellerCompany(e.name), count: e.count }));
   }
-  async inStockAgg() {
-    const inStock = await this.r.counts.inStock();
-    return [
+  get inStockAgg() {
+    return this.r.counts.inStock().then((inStock) => [
       { isInStock: true, count: inStock },
       { isInStock: false, count: Math.max(0, this.r.hits - inStock) },
-    ];
+    ]);
   }
-  cadAgg() {
+  get cadAgg() {
     return [];
   }
-  cadLevelAgg() {
+  get cadLevelAgg() {
     return [];
   }
-  appliedCategory() {
+  get appliedCategory() {
     return this.r.categorySlug ? findCategory(this.ctx.view, this.r.categorySlug, 'path') : null;
   }
   get appliedFilters() {

@@ -35,7 +35,7 @@ function fromHttpError(e: { status?: number; statusCode?: number; expose?: boole
   return validationError([{ loc: ['body'], msg: e.expose && e.message ? e.message : 'Bad request.', type: 'bad_request' }]);
 }
 
-/** `graphqlPath`: whether a request path answers errors in GraphQL's form (src/graphql/route.ts), whatever failed. */
+/** `graphqlPath`: whether a request path answers errors in GraphQL's form (src/http/routes/graphql.ts), whatever failed. */
 export function errorHandler(log: Logger, graphqlPath: (path: string) => boolean = () => false): Middleware {
   return async (ctx, next) => {
     try {

@@ -25,20 +25,21 @@
 import type { Context } from 'koa';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql/index.js';
 import { createHandler, type OperationArgs, type Response } from 'graphql-http';
-import { ApiError, graphqlExtensions, type ErrorCode } from '../errors.ts';
-import { currentPeriod } from '../accounts/billing.ts';
-import type { AuthState } from '../accounts/port.ts';
-import type { RouteSpec } from '../http/route.ts';
-import { graphqlErrorsSchema } from '../http/schemas.ts';
-import type { AppServices } from '../service/app-services.ts';
-import { loadedCatalog } from '../service/categories.ts';
-import { newContext, type GraphQLContext } from './context.ts';
-import { EXPLORER_CSP, explorerAsset, explorerPage, ASSET_NAMES } from './explorer.ts';
-import { MAX_COST, MAX_DEPTH, operationCost } from './limits.ts';
-import { documentNestedDeeperThan, MAX_DOCUMENT_NESTING } from './nesting.ts';
-import { graphqlSchema, PAID_FIELDS } from './schema.ts';
-import { operationShape } from './selection.ts';
-import { Lru } from '../util/lru.ts';
+import { ApiError, graphqlExtensions, type ErrorCode } from '../../errors.ts';
+import { currentPeriod } from '../../accounts/billing.ts';
+import type { AuthState } from '../../accounts/port.ts';
+import type { RouteSpec } from '../route.ts';
+import { graphqlErrorsSchema } from '../schemas.ts';
+import type { AppServices } from '../../service/app-services.ts';
+import { loadedCatalog } from '../../service/categories.ts';
+import { newContext, type GraphQLContext } from '../../graphql/context.ts';
+import { execute as executeOperation } from '../../graphql/execute.ts';
+import { EXPLORER_CSP, explorerAsset, explorerPage, ASSET_NAMES } from './graphql-explorer.ts';
+import { MAX_COST, MAX_DEPTH, operationCost } from '../../graphql/limits.ts';
+import { documentNestedDeeperThan, MAX_DOCUMENT_NESTING } from '../../graphql/nesting.ts';
+import { graphqlSchema, PAID_FIELDS } from '../../graphql/schema.ts';
+import { operationShape } from '../../graphql/selection.ts';
+import { Lru } from '../../util/lru.ts';
 
 /** Largest query document, in GraphQL tokens (a 250-line supMultiMatch with every part field fits). */
 export const MAX_TOKENS = 20_000;
@@ -142,6 +143,7 @@ export function graphqlRoutes(s: AppServices): RouteSpec[] {
     const handler = createHandler<Context, undefined, GraphQLContext>({
       schema,
       rootValue,
+      execute: executeOperation,
       onSubscribe: async (_req, params) => {
         let document = validDocuments.get(params.query);
         if (!document) {

@@ -2,7 +2,7 @@
  * The interactive explorer: GraphiQL (npm `graphiql`, its self-contained build, with React 18's) served
  * by this service, no CDN. GET /graphql from a browser (Accept: text/html) is its page; its scripts and
  * styles are GET /graphql/assets/<name>, read once from node_modules. The page runs no inline script
- * (Content-Security-Policy: scripts from this origin only): explorer.js starts GraphiQL against
+ * (Content-Security-Policy: scripts from this origin only): explorer.js (graphql-explorer-client.js) starts GraphiQL against
  * /graphql, with an Authorization header to fill in (kept in the browser's storage) and the `query`
  * of the page's URL, if any, in the editor.
  */
@@ -27,7 +27,7 @@ const ASSETS: Readonly<Record<string, () => Asset>> = {
     file: path.join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
     type: 'text/javascript; charset=utf-8',
   }),
-  'explorer.js': () => ({ file: path.join(import.meta.dirname, 'explorer-client.js'), type: 'text/javascript; charset=utf-8' }),
+  'explorer.js': () => ({ file: path.join(import.meta.dirname, 'graphql-explorer-client.js'), type: 'text/javascript; charset=utf-8' }),
 };
 
 export const ASSET_NAMES = Object.keys(ASSETS);
