@@ -17,7 +17,8 @@ import type { PartStatus } from '../catalog/status.ts';
 import { readStatus } from '../catalog/status.ts';
 import { parseWholeQuantity } from '../catalog/units.ts';
 import type { CatalogView } from '../catalog/view.ts';
-import type { EngineFilters, SpecFilter } from '../engines/port.ts';
+import type { EngineFilters, SpecFilter, SpecKey } from '../engines/port.ts';
+import { attributeById } from '../vocabulary/attributes.ts';
 import { validationError } from '../errors.ts';
 import { attributeIndex, CASE_PACKAGE, LIFECYCLE_STATUS, type AttributeData } from './attributes.ts';
 import { findCategory, snapshotIndex } from './types/catalog.ts';
@@ -61,8 +62,13 @@ function number(key: string, text: string): number | undefined {
   return n;
 }
 
-/** A spec condition of an attribute's values. */
-function specCondition(key: string, a: AttributeData, specNames: string[], values: string[], warnings: string[]): SpecFilter {
+/**
+ * A spec condition of an attribute's values: by the canonical attribute ingest stored with each spec when
+ * the index holds them (a part's spec counts whatever it was named), else by the catalogue's spec names
+ * under the attribute.
+ */
+function specCondition(key: string, a: AttributeData, specNames: string[], values: string[], warnings: string[], byAttribute: boolean): SpecFilter {
+  const on: SpecKey = byAttribute && attributeById(a.id) ? { attribute: a.id } : { name: specNames };
   const ranges = values.flatMap((v) => {
     const m = RANGE.exec(v);
     return m ? [{ gte: number(key, m[1]!), lte: number(key, m[2]!) }] : [];
@@ -74,13 +80,13 @@ function specCondition(key: string, a: AttributeData, specNames: string[], value
     const gte = lows.includes(undefined) ? undefined : Math.min(...(lows as number[]));
     const lte = highs.includes(undefined) ? undefined : Math.max(...(highs as number[]));
     if (ranges.length > 1) warnings.push(`filters.${key}: ${ranges.length} ranges were read as the one range they span.`);
-    return { name: specNames, range: { ...(gte !== undefined ? { gte } : {}), ...(lte !== undefined ? { lte } : {}) }, unit: a.unit };
+    return { ...on, range: { ...(gte !== undefined ? { gte } : {}), ...(lte !== undefined ? { lte } : {}) }, unit: a.unit };
   }
   const nums = values.flatMap((v) => {
     const q = parseWholeQuantity(v, a.unit);
     return q && (q.unit === a.unit || q.unit === null) ? [q.value] : [];
   });
-  return { name: specNames, values, ...(nums.length ? { nums, numUnit: a.unit } : {}) };
+  return { ...on, values, ...(nums.length ? { nums, numUnit: a.unit } : {}) };
 }
 
 export function supFilters(view: CatalogView, raw: unknown, opts: { inStockOnly?: boolean | null } = {}): SupFilters {
@@ -93,6 +99,7 @@ export function supFilters(view: CatalogView, raw: unknown, opts: { inStockOnly?
   if (typeof raw !== 'object' || Array.isArray(raw)) throw validationError([{ loc: ['filters'], msg: 'must be an object', type: 'type_error', input: raw }]);
   const index = attributeIndex(view);
   const ids = snapshotIndex(view);
+  const byAttribute = view.meta.features?.includes('spec_attributes') ?? false;
   for (const [rawKey, rawValues] of Object.entries(raw as Record<string, unknown>)) {
     const key = rawKey.trim();
     const values = valuesOf(key, rawValues);
@@ -125,7 +132,7 @@ export function supFilters(view: CatalogView, raw: unknown, opts: { inStockOnly?
         continue;
       }
       if (attr.attribute.id === CASE_PACKAGE) filters.packages = [...(filters.packages ?? []), ...values];
-      else (filters.specs ??= []).push(specCondition(key, attr.attribute, attr.specNames, values, warnings));
+      else (filters.specs ??= []).push(specCondition(key, attr.attribute, attr.specNames, values, warnings, byAttribute));
       applied.push({ shortname: attr.attribute.shortname, name: attr.attribute.name, values, displayValues: values });
     }
   }
