@@ -64,6 +64,8 @@ async function serveUntilSignal(s: AppServices): Promise<number> {
     embeddings: s.embedderMessage,
     ai_provider: s.aiProvider.name,
     job_workers: s.config.jobWorkers,
+    // Where stream_url and citation links point (http/public-url.ts).
+    links: s.config.publicBaseUrl ?? 'the address each connection reached (PUBLIC_BASE_URL unset)',
   });
   if (s.config.jobWorkers === 0 && !s.config.redisUrl) {
     s.log.warn('JOB_WORKERS=0 without REDIS_URL: AI jobs wait for a `partsearch worker` process on this data dir');
