@@ -28,7 +28,7 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
   if (config.engine === 'opensearch') {
     const { createOpenSearchEngine } = await import('./engines/opensearch/engine.ts');
     const engine = createOpenSearchEngine({
-      url: config.opensearchUrl!,
+      connection: config.opensearch!.connection,
       prefix: config.opensearchIndexPrefix,
       mergeSegments: config.opensearchMergeSegments,
       recordCacheSize: config.recordCacheSize,

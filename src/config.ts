@@ -12,6 +12,14 @@ import { DEFAULT_QUERY_CACHE } from './embeddings/query-cache.ts';
 import { DEFAULT_CACHE_KEEP } from './embeddings/vector-cache.ts';
 import { DEFAULT_RECORD_CACHE } from './engines/port.ts';
 import { parseAddressBlock } from './util/address-block.ts';
+import {
+  DEFAULT_LAYOUT,
+  isReplicaSetting,
+  parseNodeList,
+  type OpenSearchAuth,
+  type OpenSearchConnection,
+  type OpenSearchIndexLayout,
+} from './engines/opensearch/options.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
 
@@ -24,8 +32,13 @@ export interface Config {
   readonly dataDir: string;
   /** Search engine behind the engine port. */
   readonly engine: EngineKind;
-  /** OpenSearch base URL (used when engine=opensearch, and by the OpenSearch test suites). */
+  /**
+   * OpenSearch node URLs as given, comma-separated, trailing slashes trimmed (used when
+   * engine=opensearch, and by the OpenSearch test suites).
+   */
   readonly opensearchUrl: string | null;
+  /** How to reach the cluster (nodes, auth, TLS, sniffing, retries) and the parts index layout; null without OPENSEARCH_URL. */
+  readonly opensearch: { readonly connection: OpenSearchConnection; readonly layout: OpenSearchIndexLayout } | null;
   /** Prefix of every OpenSearch index and alias this service owns. */
   readonly opensearchIndexPrefix: string;
   /** Segments a loaded OpenSearch version is merged down to before it goes live (0: left as loaded). */
@@ -211,12 +224,92 @@ function llm(env: Env): Pick<Config, 'llmProvider' | 'llmBaseUrl' | 'llmApiKey' 
   return { llmProvider, llmBaseUrl, llmApiKey, llmModel, llmTemperature };
 }
 
+function file(env: Env, name: string): string | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  const f = path.resolve(v);
+  if (!fs.existsSync(f)) throw new ConfigError(name, `names a file that does not exist: ${f}`);
+  return f;
+}
+
+/** OPENSEARCH_*: the cluster's nodes, auth, TLS, sniffing, retries, and the parts index layout. */
+function opensearchSettings(env: Env): Config['opensearch'] {
+  const raw = str(env, 'OPENSEARCH_URL');
+  if (raw === null) return null;
+  let list: ReturnType<typeof parseNodeList>;
+  try {
+    list = parseNodeList(raw);
+  } catch (e) {
+    const why = (e as Error).message;
+    throw new ConfigError(
+      'OPENSEARCH_URL',
+      why.startsWith('must') || why.startsWith('names') ? why : `must be a URL or a comma-separated list of URLs, got "${raw}"`,
+    );
+  }
+  const username = str(env, 'OPENSEARCH_USERNAME');
+  const password = env.OPENSEARCH_PASSWORD ?? null;
+  if ((username === null) !== (password === null))
+    throw new ConfigError(username === null ? 'OPENSEARCH_USERNAME' : 'OPENSEARCH_PASSWORD', 'is required with the other (Basic auth)');
+  if (username !== null && list.credentials) throw new ConfigError('OPENSEARCH_USERNAME', 'and credentials in OPENSEARCH_URL: give one of them');
+  const region = str(env, 'OPENSEARCH_AWS_REGION');
+  const service = oneOf(env, 'OPENSEARCH_AWS_SERVICE', ['es', 'aoss'] as const, 'es');
+  let auth: OpenSearchAuth | null = list.credentials ? { kind: 'basic', ...list.credentials } : null;
+  if (username !== null) auth = { kind: 'basic', username, password: password! };
+  if (region !== null) {
+    if (auth) throw new ConfigError('OPENSEARCH_AWS_REGION', 'signs requests with AWS SigV4: drop the Basic auth credentials');
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new ConfigError('OPENSEARCH_AWS_REGION', `must be an AWS region such as eu-west-1, got "${region}"`);
+    const accessKeyId = str(env, 'AWS_ACCESS_KEY_ID');
+    const secretAccessKey = str(env, 'AWS_SECRET_ACCESS_KEY');
+    if ((accessKeyId === null) !== (secretAccessKey === null))
+      throw new ConfigError(accessKeyId === null ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY', 'is required with the other');
+    const sessionToken = str(env, 'AWS_SESSION_TOKEN') ?? undefined;
+    auth = {
+      kind: 'aws',
+      region,
+      service,
+      credentials: accessKeyId ? { accessKeyId, secretAccessKey: secretAccessKey!, ...(sessionToken ? { sessionToken } : {}) } : null,
+    };
+  }
+  const certFile = file(env, 'OPENSEARCH_TLS_CERT_FILE');
+  const keyFile = file(env, 'OPENSEARCH_TLS_KEY_FILE');
+  if ((certFile === null) !== (keyFile === null))
+    throw new ConfigError(certFile === null ? 'OPENSEARCH_TLS_CERT_FILE' : 'OPENSEARCH_TLS_KEY_FILE', 'is required with the other (client certificate)');
+  const sniff = bool(env, 'OPENSEARCH_SNIFF', false);
+  if (sniff && auth?.kind === 'aws')
+    throw new ConfigError('OPENSEARCH_SNIFF', 'cannot be on with AWS SigV4: a managed domain is reached through its endpoint only');
+  const sniffSeconds = int(env, 'OPENSEARCH_SNIFF_INTERVAL', 300, 0, 86_400);
+  const replicas = str(env, 'OPENSEARCH_REPLICAS') ?? DEFAULT_LAYOUT.replicas;
+  if (!isReplicaSetting(replicas)) throw new ConfigError('OPENSEARCH_REPLICAS', `must be a whole number or a range such as 0-1 or 0-all, got "${replicas}"`);
+  return Object.freeze({
+    connection: Object.freeze({
+      nodes: list.nodes,
+      auth,
+      tls: Object.freeze({ caFile: file(env, 'OPENSEARCH_TLS_CA_FILE'), certFile, keyFile, verify: bool(env, 'OPENSEARCH_TLS_VERIFY', true) }),
+      sniff: sniff ? { intervalMs: sniffSeconds === 0 ? null : sniffSeconds * 1000 } : null,
+      requestTimeoutMs: int(env, 'OPENSEARCH_REQUEST_TIMEOUT', 120, 1, 3600) * 1000,
+      retries: int(env, 'OPENSEARCH_RETRIES', 5, 0, 100),
+    }),
+    layout: Object.freeze({
+      shards: int(env, 'OPENSEARCH_SHARDS', DEFAULT_LAYOUT.shards, 1, 1024),
+      replicas,
+      healthTimeoutMs: int(env, 'OPENSEARCH_HEALTH_TIMEOUT', DEFAULT_LAYOUT.healthTimeoutMs / 1000, 1, 86_400) * 1000,
+    }),
+  });
+}
+
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
 export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
 
 export function loadConfig(env: Env = process.env): Config {
   const engine = oneOf(env, 'SEARCH_ENGINE', ['sqlite', 'opensearch'] as const, 'sqlite');
-  const opensearchUrl = url(env, 'OPENSEARCH_URL', ['http:', 'https:']);
+  const opensearch = opensearchSettings(env);
+  const opensearchUrl = opensearch
+    ? str(env, 'OPENSEARCH_URL')!
+        .split(',')
+        .map((u) => u.trim().replace(/\/+$/, ''))
+        .filter(Boolean)
+        .join(',')
+    : null;
   if (engine === 'opensearch' && opensearchUrl === null) {
     throw new ConfigError('OPENSEARCH_URL', 'is required when SEARCH_ENGINE=opensearch');
   }
@@ -243,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     engine,
     opensearchUrl,
+    opensearch,
     opensearchIndexPrefix: prefix,
     opensearchMergeSegments: int(env, 'OPENSEARCH_MERGE_SEGMENTS', 1, 0, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

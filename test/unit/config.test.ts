@@ -24,6 +24,15 @@ describe('configuration', () => {
     [{ SEARCH_ENGINE: 'elastic' }, 'SEARCH_ENGINE', /one of sqlite, opensearch/],
     [{ SEARCH_ENGINE: 'opensearch' }, 'OPENSEARCH_URL', /required when SEARCH_ENGINE=opensearch/],
     [{ OPENSEARCH_URL: 'not a url' }, 'OPENSEARCH_URL', /must be a URL/],
+    [{ OPENSEARCH_URL: 'http://a:9200,ftp://b' }, 'OPENSEARCH_URL', /http: or https:/],
+    [{ OPENSEARCH_URL: 'http://u:p@a:9200,http://v:q@b:9200' }, 'OPENSEARCH_URL', /different credentials/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_USERNAME: 'u' }, 'OPENSEARCH_PASSWORD', /required with the other/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_AWS_REGION: 'mars' }, 'OPENSEARCH_AWS_REGION', /AWS region/],
+    [{ OPENSEARCH_URL: 'http://u:p@a:9200', OPENSEARCH_AWS_REGION: 'eu-west-1' }, 'OPENSEARCH_AWS_REGION', /drop the Basic auth/],
+    [{ OPENSEARCH_URL: 'https://a', OPENSEARCH_AWS_REGION: 'eu-west-1', OPENSEARCH_SNIFF: 'on' }, 'OPENSEARCH_SNIFF', /AWS SigV4/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_TLS_CA_FILE: '/nonexistent/ca.pem' }, 'OPENSEARCH_TLS_CA_FILE', /does not exist/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_REPLICAS: '2-1' }, 'OPENSEARCH_REPLICAS', /whole number or a range/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_SHARDS: '0' }, 'OPENSEARCH_SHARDS', /between 1 and/],
     [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL', /redis:/],
     [{ EMBEDDING_MODEL_DIR: '/nonexistent/model' }, 'EMBEDDING_MODEL_DIR', /does not exist/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
@@ -69,5 +78,33 @@ describe('configuration', () => {
     const c = loadConfig({ EMBEDDING_MODEL_DIR: 'none', SEARCH_ENGINE: 'OpenSearch', OPENSEARCH_URL: 'http://127.0.0.1:9200/' });
     expect(c.engine).toBe('opensearch');
     expect(c.opensearchUrl).toBe('http://127.0.0.1:9200');
+  });
+
+  it('reads a list of OpenSearch nodes, its connection settings and the index layout', () => {
+    const c = loadConfig({
+      EMBEDDING_MODEL_DIR: 'none',
+      SEARCH_ENGINE: 'opensearch',
+      OPENSEARCH_URL: 'http://127.0.0.1:9301/, http://127.0.0.1:9302',
+      OPENSEARCH_SNIFF: 'true',
+      OPENSEARCH_SNIFF_INTERVAL: '0',
+      OPENSEARCH_SHARDS: '3',
+      OPENSEARCH_REPLICAS: '1',
+    });
+    expect(c.opensearchUrl).toBe('http://127.0.0.1:9301,http://127.0.0.1:9302');
+    expect(c.opensearch).toEqual({
+      connection: {
+        nodes: ['http://127.0.0.1:9301', 'http://127.0.0.1:9302'],
+        auth: null,
+        tls: { caFile: null, certFile: null, keyFile: null, verify: true },
+        sniff: { intervalMs: null },
+        requestTimeoutMs: 120_000,
+        retries: 5,
+      },
+      layout: { shards: 3, replicas: '1', healthTimeoutMs: 300_000 },
+    });
+    expect(loadConfig({ EMBEDDING_MODEL_DIR: 'none', OPENSEARCH_URL: 'https://u%40x:p@h:9200' }).opensearch).toMatchObject({
+      connection: { nodes: ['https://h:9200'], auth: { kind: 'basic', username: 'u@x', password: 'p' }, sniff: null },
+      layout: { shards: 1, replicas: '0-1' },
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The OpenSearch client's HTTP behaviour (client.ts over transport.ts): keep-alive, retries, time
- * limits and error answers. The peer is a loopback node:http server scripted per test, standing in
+ * The OpenSearch client's HTTP behaviour (client.ts over the official client, cluster-transport.ts):
+ * keep-alive, retries, time limits and error answers. The peer is a loopback node:http server scripted per test, standing in
  * for OpenSearch only at the HTTP level (the adapter against a real node is
  * test/integration/opensearch-engine.test.ts and the contract suite).
  */
@@ -57,7 +57,7 @@ async function setUp(handler: Handler, opts: Parameters<typeof createClient>[1] 
   return { p, client };
 }
 
-describe('OpenSearch client over node:http', () => {
+describe('OpenSearch client', () => {
   it('sends the JSON body with its length, parses the answer and reuses one connection', async () => {
     const seen: { method?: string; url?: string; type?: string; length?: string; body: string }[] = [];
     const { p, client } = await setUp((req, body, res) => {
@@ -203,7 +203,8 @@ describe('OpenSearch client over node:http', () => {
     const before = timers();
     await client.send({ method: 'GET', path: '/' });
     await client.send({ method: 'GET', path: '/bad' }).catch(() => undefined);
-    expect(timers()).toBe(before);
+    // At most as many: a timer of an earlier test's client (its pool closing) may end meanwhile.
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 
   it('answers engine_unavailable at once for a failure retrying cannot mend (TLS to a plain-HTTP port)', async () => {

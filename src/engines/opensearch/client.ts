@@ -1,16 +1,20 @@
 /**
- * A small JSON-over-HTTP client for OpenSearch, with retries, over keep-alive node:http connections
- * (transport.ts: the platform `fetch` cost several times the CPU a call).
+ * The adapter's JSON client for OpenSearch: one request, its retries, its errors. Requests reach the
+ * cluster through the official client (cluster-transport.ts): a list of nodes, sniffing, TLS, Basic
+ * auth or AWS SigV4.
  *
- * Transient failures (connection refused/reset, timeouts, HTTP 429 and 5xx) are retried with
- * exponential backoff with jitter, honouring Retry-After. Every request this adapter sends is
- * safe to repeat (index by _id, scripted updates that check before they change, alias swaps whose
- * `remove` action fails when already applied), so the policy is the same for all of them.
- * What still fails after the retries becomes `engine_unavailable` (detail in `cause`); a 4xx answer becomes an
- * OpenSearchError carrying OpenSearch's error type and reason.
+ * Retries: a request that got no answer (connection refused, reset or cut, time limit) goes again at
+ * once on another node (the failed one is marked dead; with one node, on a new connection to it), and
+ * after that with exponential backoff with jitter; answers 429 and 5xx go again with backoff, honouring
+ * Retry-After. Every request this adapter sends is safe to repeat (index by _id, scripted updates that
+ * check before they change, alias swaps whose `remove` action fails when already applied), so the
+ * policy is the same for all of them. What still fails after the retries becomes `engine_unavailable`
+ * (detail in `cause`); a 4xx answer becomes an OpenSearchError carrying OpenSearch's error type and
+ * reason. A failure that no retry can mend (a TLS handshake refused, the client closed) fails at once.
  */
 import { ApiError } from '../../errors.ts';
-import { createTransport } from './transport.ts';
+import { createClusterTransport, NodeFailure, type NodeTransport } from './cluster-transport.ts';
+import { connectionFromUrl, type OpenSearchConnection } from './options.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -37,10 +41,13 @@ export interface RetryPolicy {
 
 export interface OsClientOptions extends Partial<RetryPolicy> {
   timeoutMs?: number;
+  /** The way to the nodes (default: the official client, cluster-transport.ts); benches swap it. */
+  transport?: NodeTransport;
 }
 
 export interface OsClient {
-  readonly url: string;
+  /** The nodes first contacted. */
+  readonly nodes: readonly string[];
   readonly policy: RetryPolicy;
   /** The parsed JSON answer; null for an allowed status (see OsRequest.allow). */
   request<T = unknown>(req: OsRequest): Promise<T | null>;
@@ -64,20 +71,8 @@ export class OpenSearchError extends Error {
   }
 }
 
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 export function isTransientStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status !== 501);
-}
-
-/** Network-level failures (no HTTP answer) worth another attempt. */
-export function isTransientError(e: unknown): boolean {
-  for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
-    const err = c as { code?: unknown; name?: unknown };
-    if (typeof err.code === 'string' && TRANSIENT_CODES.has(err.code)) return true;
-    if (err.name === 'TimeoutError') return true;
-  }
-  return false;
 }
 
 /** Exponential backoff with equal jitter: a random delay in [c/2, c], c = min(max, base * 2^attempt). */
@@ -100,51 +95,26 @@ function errorInfo(body: unknown): { type: string; reason: string } {
   return { type: 'error', reason: typeof body === 'string' ? body.slice(0, 500) : (JSON.stringify(body)?.slice(0, 500) ?? 'unknown') };
 }
 
-function describe(e: unknown): string {
-  const parts: string[] = [];
-  for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
-    const err = c as { message?: string; code?: string };
-    parts.push([err.code, err.message].filter(Boolean).join(' '));
-  }
-  return parts.filter(Boolean).join(' <- ');
-}
-
-export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsClient {
-  const u = new URL(baseUrl);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (u.username || u.password) {
-    const cred = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-    headers.authorization = `Basic ${Buffer.from(cred).toString('base64')}`;
-    u.username = '';
-    u.password = '';
-  }
-  const root = u.toString().replace(/\/+$/, '');
-  const transport = createTransport(root);
+export function createClient(target: string | OpenSearchConnection, opts: OsClientOptions = {}): OsClient {
+  const connection = typeof target === 'string' ? connectionFromUrl(target) : target;
+  const transport = opts.transport ?? createClusterTransport(connection);
   const policy: RetryPolicy = {
-    retries: opts.retries ?? 5,
+    retries: opts.retries ?? connection.retries,
     baseDelayMs: opts.baseDelayMs ?? 200,
     maxDelayMs: opts.maxDelayMs ?? 8000,
   };
-  const defaultTimeout = opts.timeoutMs ?? 120_000;
+  const defaultTimeout = opts.timeoutMs ?? connection.requestTimeoutMs;
 
   async function request<T>(req: OsRequest): Promise<T | null> {
-    const qs = Object.entries(req.query ?? {})
+    const querystring = Object.entries(req.query ?? {})
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
       .join('&');
-    const target = `${root}${req.path}${qs ? `?${qs}` : ''}`;
     const label = `${req.method} ${req.path}`;
-    const h = { ...headers };
-    let body: string | undefined;
-    if (req.ndjson !== undefined) {
-      h['content-type'] = 'application/x-ndjson';
-      body = req.ndjson;
-    } else if (req.body !== undefined) {
-      h['content-type'] = 'application/json';
-      body = JSON.stringify(req.body);
-    }
+    const body = req.ndjson ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
     const retries = req.retries ?? policy.retries;
     let lastProblem = '';
+    let failures = 0;
     // The message reaches API clients: the detail goes in `cause` (logs, CLI).
     const unavailable = (attempt: number) =>
       Object.assign(new ApiError('engine_unavailable', 'The search engine is unavailable; retry later.', { headers: { 'Retry-After': '5' } }), {
@@ -153,31 +123,28 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
     for (let attempt = 0; ; attempt++) {
       let wait: number | null = null;
       try {
-        const res = await transport.exchange(target, { method: req.method, headers: h, body, timeoutMs: req.timeoutMs ?? defaultTimeout });
-        const { text } = res;
-        let parsed: unknown = text;
-        if (text && (res.header('content-type') ?? '').includes('json')) {
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = text;
-          }
-        }
-        if (res.status >= 200 && res.status < 300) return (text ? parsed : {}) as T;
+        const res = await transport.send({
+          method: req.method,
+          path: req.path,
+          querystring,
+          body,
+          ndjson: req.ndjson !== undefined,
+          timeoutMs: req.timeoutMs ?? defaultTimeout,
+        });
+        if (res.status >= 200 && res.status < 300) return (req.method === 'HEAD' || res.body === '' ? {} : res.body) as T;
         if (req.allow?.includes(res.status)) return null;
-        const info = errorInfo(parsed);
-        if (!isTransientStatus(res.status)) throw new OpenSearchError(res.status, info.type, info.reason, parsed, label);
+        const info = errorInfo(res.body);
+        if (!isTransientStatus(res.status)) throw new OpenSearchError(res.status, info.type, info.reason, res.body, label);
         lastProblem = `${res.status} ${info.type}: ${info.reason}`;
         const retryAfter = Number(res.header('retry-after'));
         if (Number.isFinite(retryAfter) && retryAfter > 0) wait = Math.min(retryAfter * 1000, policy.maxDelayMs);
       } catch (e) {
-        if (e instanceof OpenSearchError) throw e;
-        lastProblem = describe(e);
-        // Any other failure to get an answer (a TLS mismatch, a closed client) is the engine being
-        // unavailable too, without retries when retrying cannot help.
-        if (!isTransientError(e) || transport.closed) throw unavailable(attempt);
-        // A kept-alive connection the node had closed meanwhile: again at once, on a new one.
-        if ((e as { staleConnection?: boolean }).staleConnection) wait = 0;
+        if (!(e instanceof NodeFailure)) throw e;
+        lastProblem = [e.code, e.message].filter(Boolean).join(' ');
+        if (!e.transient || transport.closed) throw unavailable(attempt);
+        // The first failure to get an answer, or one while another node lives: again at once (a
+        // kept-alive connection the node had closed meanwhile; a node gone, the request to another).
+        if (failures++ === 0 || transport.hasLivingNode()) wait = 0;
       }
       if (attempt >= retries) throw unavailable(attempt);
       await sleep(wait ?? backoffDelay(attempt, policy));
@@ -185,7 +152,7 @@ export function createClient(baseUrl: string, opts: OsClientOptions = {}): OsCli
   }
 
   return {
-    url: root,
+    nodes: connection.nodes,
     policy,
     request,
     async send<T>(req: OsRequest): Promise<T> {

@@ -37,6 +37,7 @@ import { withRecord } from '../lazy-record-hit.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody } from './mappings.ts';
+import type { OpenSearchConnection } from './options.ts';
 import {
   aliasKeyQuery,
   cosineFromScore,
@@ -55,8 +56,10 @@ import {
 } from './queries.ts';
 
 export interface OpenSearchEngineOptions {
-  /** Base URL; credentials in it (https://user:pass@host:9200) become Basic auth. */
-  url: string;
+  /** The cluster: its nodes, TLS, auth, sniffing (options.ts). Either this or `url`. */
+  connection?: OpenSearchConnection;
+  /** One URL or a comma-separated list; credentials in it (https://user:pass@host:9200) become Basic auth. */
+  url?: string;
   /** Prefix of every index and alias this engine owns. */
   prefix: string;
   /** Retry and timeout tuning (tests). */
@@ -76,7 +79,9 @@ const MAX_K = 10_000;
 
 export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEngine {
   const fuzzyInQuery = opts.mpnFuzzyInQuery ?? process.env.MPN_FUZZY_IN_QUERY === '1';
-  const client: OsClient = createClient(opts.url, opts.client);
+  const target = opts.connection ?? opts.url;
+  if (target === undefined) throw new TypeError('createOpenSearchEngine needs a connection or a url');
+  const client: OsClient = createClient(target, opts.client);
   const names = indexNames(opts.prefix);
   const recordStore = createRecordStore({ client, names, cacheSize: opts.recordCacheSize });
   let initialising: Promise<void> | null = null;
