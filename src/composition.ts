@@ -29,6 +29,7 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
     const { createOpenSearchEngine } = await import('./engines/opensearch/engine.ts');
     const engine = createOpenSearchEngine({
       connection: config.opensearch!.connection,
+      layout: config.opensearch!.layout,
       prefix: config.opensearchIndexPrefix,
       mergeSegments: config.opensearchMergeSegments,
       recordCacheSize: config.recordCacheSize,

@@ -37,7 +37,7 @@ import { withRecord } from '../lazy-record-hit.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
 import { metaIndexBody } from './mappings.ts';
-import type { OpenSearchConnection } from './options.ts';
+import { DEFAULT_LAYOUT, type OpenSearchConnection, type OpenSearchIndexLayout } from './options.ts';
 import {
   aliasKeyQuery,
   cosineFromScore,
@@ -72,6 +72,8 @@ export interface OpenSearchEngineOptions {
   deriveVersions?: boolean;
   /** Parsed records kept for searches' hits (records.ts; default 20,000, 0: none). */
   recordCacheSize?: number;
+  /** Shards and replicas of each parts version, and how long a load waits for them (default DEFAULT_LAYOUT). */
+  layout?: OpenSearchIndexLayout;
 }
 
 /** Lucene's k-NN limit. */
@@ -367,7 +369,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     escapedSlugs: slugs.escapedSlugs,
     async beginLoad(o) {
       await init();
-      const loader = await createOpenSearchLoader({ client, names }, o.embeddingDims, {
+      const loader = await createOpenSearchLoader({ client, names, layout: opts.layout ?? DEFAULT_LAYOUT }, o.embeddingDims, {
         mergeSegments: opts.mergeSegments ?? 1,
         derive: opts.deriveVersions,
       });

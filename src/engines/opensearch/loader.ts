@@ -1,15 +1,23 @@
 /**
  * Bulk load of a new parts index version.
  *
- * beginLoad creates `<prefix>-parts-v<N>` with refreshes off and no replicas, or, when the live version
- * was built from the same index definition, clones the live version under that name (derive.ts): then
- * `write` sends only the documents whose hash differs from the live one's, and `finish` deletes those the
- * dump no longer holds. `write` sends _bulk
- * index actions (the part id is the _id, so a repeated part replaces the earlier one). Transient
- * request failures are retried by the client; items rejected with 429/5xx are re-sent with
- * backoff; other item errors are returned as WriteFailures. `finish` restores the serving
- * settings, refreshes, checks the count, merges the segments (mergeSegments), stores the CatalogMeta,
- * swaps the alias in one call and keeps exactly one previous version.
+ * beginLoad creates `<prefix>-parts-v<N>` with the layout's shards, refreshes off and no replicas, or,
+ * when the live version was built from the same index definition (shards included), clones the live
+ * version under that name (derive.ts): then `write` sends only the documents whose hash differs from
+ * the live one's, and `finish` deletes those the dump no longer holds. `write` sends _bulk index actions
+ * (the part id is the _id, so a repeated part replaces the earlier one). Transient request failures are
+ * retried by the client; items rejected with 429/5xx are re-sent with backoff, and items still rejected
+ * so after every attempt fail the load (the cluster is short of a shard, not the record wrong: reporting
+ * them as failed records would let a version without them go live); other item errors are returned as
+ * WriteFailures. `finish` refreshes, checks the count, merges the segments (mergeSegments), puts the
+ * serving settings back (refresh interval, the layout's replicas), waits until every shard copy the
+ * cluster can place is active (health.ts), stores the CatalogMeta, swaps the alias in one call and
+ * keeps exactly one previous version. Whatever fails before the swap leaves the live version as it
+ * was; abort drops the new one.
+ *
+ * Replicas are added after the merge: each replica then copies the merged segment files from its
+ * primary, instead of indexing every document again and merging on its own, and every copy of a shard
+ * holds the same segments, so a query scores alike on whichever copy answers it.
  */
 import type { CatalogMeta } from '../../catalog/meta.ts';
 import type { IndexedPart } from '../../catalog/part.ts';
@@ -19,7 +27,9 @@ import { IdSet } from '../../catalog/id-set.ts';
 import { cloneVersion, DOC_HASH_FIELD, docHash, documentHashes, sameDefinition } from './derive.ts';
 import { partDocument } from './documents.ts';
 import { bumpSeq, deleteIndex, listVersions, liveIndex, pointers, readState, swapAlias, writePointers, type IndexNames } from './indices.ts';
+import { waitForCopies } from './health.ts';
 import { partsIndexBody, partsLoadSettings, partsServingSettings, type IndexBody } from './mappings.ts';
+import type { OpenSearchIndexLayout } from './options.ts';
 
 /**
  * Concurrent _bulk requests per write: a request to one shard is indexed by one write thread, so
@@ -30,6 +40,7 @@ const BULK_LANES = 2;
 export interface LoaderContext {
   client: OsClient;
   names: IndexNames;
+  layout: OpenSearchIndexLayout;
 }
 
 interface BulkItem {
@@ -119,7 +130,7 @@ export async function createOpenSearchLoader(
   opts: { mergeSegments?: number; derive?: boolean } = {},
 ): Promise<EngineLoader> {
   const { client, names } = ctx;
-  const body = partsIndexBody(embeddingDims);
+  const body = partsIndexBody(embeddingDims, ctx.layout);
   // Derived from the live version when it was built from this definition (derive.ts); else from scratch.
   const live = opts.derive === false ? null : await liveIndex(client, names);
   const definition = (body.mappings._meta as { definition: string }).definition;
@@ -188,8 +199,11 @@ export async function createOpenSearchLoader(
       const transient = rejected.filter((r) => isTransientStatus(r.status));
       for (const r of rejected) if (!isTransientStatus(r.status)) failures.push(failure(r.item.part, r.reason));
       if (transient.length && attempt >= maxAttempts) {
-        for (const r of transient) failures.push(failure(r.item.part, `${r.reason}; still rejected after ${attempt + 1} attempts`));
-        break;
+        const named = transient.slice(0, 3).map((r) => `${r.item.part.record.manufacturer.name} ${r.item.part.record.mpn} (${r.status} ${r.reason})`);
+        throw new Error(
+          `${version} still rejected ${transient.length} record${transient.length === 1 ? '' : 's'} after ${attempt + 1} attempts ` +
+            `(${named.join('; ')}${transient.length > 3 ? '; ...' : ''}): the cluster cannot take them now; the live version is unchanged`,
+        );
       }
       pending = transient.map((r) => r.item);
       if (pending.length) await sleep(backoffDelay(attempt, client.policy));
@@ -290,22 +304,23 @@ export async function createOpenSearchLoader(
       // A derived version drops the base's parts this dump does not hold (or failed to write).
       const dropped = base ? [...base.hashes.keys()].filter((id) => !seen.has(id) || failed.has(id)) : [];
       await deleteDocuments(dropped);
-      await client.send({ method: 'PUT', path: `/${version}/_settings`, body: { index: partsServingSettings() } });
       await client.send({ method: 'POST', path: `/${version}/_refresh` });
-      const { count } = await client.send<{ count: number }>({ method: 'GET', path: `/${version}/_count` });
+      const counted = await client.send<{ count: number; _shards?: { total?: number; failed?: number } }>({ method: 'GET', path: `/${version}/_count` });
+      const { count } = counted;
+      if ((counted._shards?.failed ?? 0) > 0) {
+        throw new Error(
+          `index version ${version} could not be counted (${counted._shards!.failed} of ${counted._shards!.total} shards failed); the live version is unchanged`,
+        );
+      }
       if (count !== expected) {
         throw new Error(`index version ${version} holds ${count} parts, expected ${expected}; the live version is unchanged`);
       }
       // A derived version that changed little keeps its segments: merging them would index its vectors again.
       const merge = base && sent.size + dropped.length <= DERIVED_MERGE_SHARE * count ? 0 : (opts.mergeSegments ?? 0);
       if (merge > 0) await mergeSegments(client, version, merge);
-      // Primaries must be active before the alias sends searches here.
-      await client.request({
-        method: 'GET',
-        path: `/_cluster/health/${version}`,
-        query: { wait_for_status: 'yellow', timeout: '60s' },
-        allow: [408],
-      });
+      await client.send({ method: 'PUT', path: `/${version}/_settings`, body: { index: partsServingSettings(ctx.layout) } });
+      // Every copy the cluster can place, active, before the alias sends searches here.
+      await waitForCopies(client, version, ctx.layout.healthTimeoutMs);
       await client.send({
         method: 'PUT',
         path: `/${names.meta}/_doc/${encodeURIComponent(version)}`,

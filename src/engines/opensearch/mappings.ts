@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { definitionHash } from './derive.ts';
+import type { OpenSearchIndexLayout } from './options.ts';
 
 const DIR = new URL('../../../index-mappings/', import.meta.url);
 
@@ -47,8 +48,8 @@ export const RECORD_FIELD = 'record_json';
 /** Settings a load overrides at creation: no refreshes, no replicas. */
 const LOAD_SETTINGS = { refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: false };
 
-/** Body creating a parts index version for a bulk load. */
-export function partsIndexBody(embeddingDims: number | null): IndexBody {
+/** Body creating a parts index version for a bulk load, with `layout.shards` primaries. */
+export function partsIndexBody(embeddingDims: number | null, layout?: Pick<OpenSearchIndexLayout, 'shards'>): IndexBody {
   const body = load('parts.json');
   const props = body.mappings.properties;
   if (embeddingDims) {
@@ -63,6 +64,8 @@ export function partsIndexBody(embeddingDims: number | null): IndexBody {
     delete props[RECORD_FIELD];
     props.record = { type: 'object', enabled: false };
   }
+  // The layout's shards are part of the definition: a version is cloned only from one with as many.
+  if (layout) body.settings.index = { ...body.settings.index, number_of_shards: layout.shards };
   // The definition a version was built from, by hash: a version is derived only from one built alike (derive.ts).
   body.mappings._meta = { ...(body.mappings._meta as Json | undefined), definition: definitionHash(body) };
   body.settings.index = { ...body.settings.index, ...LOAD_SETTINGS };
@@ -74,15 +77,19 @@ export function partsLoadSettings(): Json {
   return { ...LOAD_SETTINGS };
 }
 
-/** Settings put back on a loaded version before it goes live (the serving values of parts.json). */
-export function partsServingSettings(): Json {
+/**
+ * Settings put back on a loaded version before it goes live: the refresh interval of parts.json, and
+ * `layout.replicas` (a number, or an auto-expand range), else parts.json's replicas.
+ */
+export function partsServingSettings(layout?: Pick<OpenSearchIndexLayout, 'replicas'>): Json {
   const s = load('parts.json').settings.index;
   const out: Json = { refresh_interval: s.refresh_interval ?? null };
-  if (s.auto_expand_replicas !== undefined && s.auto_expand_replicas !== false) {
-    out.auto_expand_replicas = s.auto_expand_replicas;
-  } else {
+  const replicas = layout?.replicas ?? (s.auto_expand_replicas ? String(s.auto_expand_replicas) : String(s.number_of_replicas ?? 1));
+  if (/^\d+$/.test(replicas)) {
     out.auto_expand_replicas = false;
-    out.number_of_replicas = s.number_of_replicas ?? null;
+    out.number_of_replicas = Number(replicas);
+  } else {
+    out.auto_expand_replicas = replicas;
   }
   return out;
 }
