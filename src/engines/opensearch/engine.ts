@@ -76,6 +76,9 @@ export interface OpenSearchEngineOptions {
   layout?: OpenSearchIndexLayout;
 }
 
+/** Searches answer with every shard's hits or fail (never a partial 200). */
+const WHOLE_RESULTS = { allow_partial_search_results: 'false' } as const;
+
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
 
@@ -114,10 +117,13 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
     return initialising;
   }
 
-  /** A search on the live alias; null when nothing is live yet. */
+  /**
+   * A search on the live alias; null when nothing is live yet. A shard none of whose copies answered
+   * fails the search (retried by the client) instead of leaving its hits out of a 200.
+   */
   async function search(body: Dsl, index = names.alias): Promise<SearchResponse | null> {
     open();
-    return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, body, allow: [404] });
+    return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, query: WHOLE_RESULTS, body, allow: [404] });
   }
   const slugs = createSlugLookups((body) => search(body));
 
@@ -307,7 +313,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
 
   async function meta(): Promise<CatalogMeta | null> {
     open();
-    const live = await liveIndex(client, names);
+    const live = await liveIndex(client, names, { local: true });
     if (!live) return null;
     const path = `/${names.meta}/_doc/${encodeURIComponent(live)}`;
     // The snapshot can be large: re-read it only when its sequence number moved.

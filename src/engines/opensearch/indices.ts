@@ -104,9 +104,18 @@ export async function listVersions(client: OsClient, n: IndexNames): Promise<Ver
   return out.sort((a, b) => a.seq - b.seq);
 }
 
-/** The index the alias points to, or null when nothing is live. */
-export async function liveIndex(client: OsClient, n: IndexNames): Promise<string | null> {
-  const r = await client.request<Record<string, unknown>>({ method: 'GET', path: `/_alias/${n.alias}`, allow: [404] });
+/**
+ * The index the alias points to, or null when nothing is live. `local`: from the cluster state of the
+ * node asked, without the elected cluster manager (searches' reads: they go on while a new one is
+ * elected after a node loss; a swap is acknowledged once every node applied it).
+ */
+export async function liveIndex(client: OsClient, n: IndexNames, opts: { local?: boolean } = {}): Promise<string | null> {
+  const r = await client.request<Record<string, unknown>>({
+    method: 'GET',
+    path: `/_alias/${n.alias}`,
+    query: opts.local ? { local: 'true' } : undefined,
+    allow: [404],
+  });
   const names = Object.keys(r ?? {});
   if (names.length > 1) throw new Error(`alias ${n.alias} points to ${names.length} indices (${names.join(', ')}); expected one`);
   return names[0] ?? null;

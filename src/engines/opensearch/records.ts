@@ -110,6 +110,8 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_RECORD_CA
         const r = await client.request<Record<string, { settings?: { index?: { uuid?: string } } }>>({
           method: 'GET',
           path: `/${names.pattern}/_settings/index.uuid`,
+          // This node's cluster state: no wait for the cluster manager (see liveIndex).
+          query: { local: 'true' },
           allow: [404],
         });
         let reused = false;
@@ -248,6 +250,7 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_RECORD_CA
       const r = await client.request<{ hits: { hits: Hit[] } }>({
         method: 'POST',
         path: `/${index}/_search`,
+        query: { allow_partial_search_results: 'false' },
         body: { size: ids.length, track_total_hits: false, query: { ids: { values: ids.map(String) } }, ...inlineRecords(stored), seq_no_primary_term: true },
         allow: [404],
       });
