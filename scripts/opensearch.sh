@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# Real single-node OpenSearch (with the k-NN plugin) on loopback, from Maven Central artifacts.
-#   scripts/opensearch.sh start   fetch (cached), assemble, install k-NN, start, wait for green
-#   scripts/opensearch.sh stop    stop the node started by this script
-#   scripts/opensearch.sh status  print cluster health
+# Real OpenSearch (with the k-NN plugin) on loopback, from Maven Central artifacts: one node, or a
+# cluster of N nodes from the same distribution.
+#   scripts/opensearch.sh start   fetch (cached), assemble, install k-NN, start every node of the
+#                                 cluster that is not running, wait until all N are in and it is green
+#   scripts/opensearch.sh stop    stop the nodes started by this script (all N)
+#   scripts/opensearch.sh status  print cluster health and its nodes
 #   scripts/opensearch.sh fetch   only fetch and assemble the distribution
+# Options (after the command; each also as an environment variable):
+#   --nodes N            OPENSEARCH_NODES (1). Node i listens on HTTP port PORT+i, transport TPORT+i.
+#   --port PORT          OPENSEARCH_PORT (9200): HTTP port of the first node.
+#   --transport-port T   OPENSEARCH_TRANSPORT_PORT (PORT+100): transport port of the first node.
+#   --heap SIZE          OPENSEARCH_HEAP (1g): heap of each node (-Xms = -Xmx).
+# e.g. `npm run opensearch:start -- --nodes 3 --port 9301 --transport-port 9401 --heap 512m`.
+# One node runs as today (discovery.type=single-node, cluster partsearch-dev); N > 1 nodes form the
+# cluster partsearch-<PORT>, every node eligible as cluster manager. `start` after a node was killed
+# starts that node again (the others keep running); stop and status find N from the last start.
 # Env: OPENSEARCH_VERSION (2.19.1), OPENSEARCH_KNN_VERSION ($OPENSEARCH_VERSION.0),
-#      OPENSEARCH_PORT (9200), PARTSEARCH_CACHE (~/.cache/partsearch), OPENSEARCH_HEAP (1g),
-#      OPENSEARCH_USER (opensearch; only used when run as root), OPENSEARCH_NODE_DIR
-#      (/var/lib/partsearch; run dir when run as root).
+#      PARTSEARCH_CACHE (~/.cache/partsearch), OPENSEARCH_USER (opensearch; only used when run as
+#      root), OPENSEARCH_NODE_DIR (/var/lib/partsearch; run dirs when run as root).
 # Needs Java 17+, Maven (Maven Central only) and unzip. The Maven k-NN zip carries no native
 # faiss/nmslib libraries, so indices use the lucene engine.
 #
@@ -18,15 +28,29 @@
 # [+ plugin-security.policy]); scripts/opensearch/pom.xml lists what is fetched.
 #
 # OpenSearch refuses to run as root: when this script runs as root it creates (once) the system
-# user $OPENSEARCH_USER and starts the node as that user, with its run dir (config copy, data,
+# user $OPENSEARCH_USER and starts the nodes as that user, each with its run dir (config copy, data,
 # logs, pid file) under $OPENSEARCH_NODE_DIR. If that user cannot read the cache (e.g. it lives
 # under /root, mode 700), the assembled distribution is also copied there (read-only for it).
 set -euo pipefail
+COMMAND="${1:-}"
+[[ $# -gt 0 ]] && shift
+NODES="${OPENSEARCH_NODES:-}"
+PORT="${OPENSEARCH_PORT:-9200}"
+TPORT="${OPENSEARCH_TRANSPORT_PORT:-}"
+HEAP="${OPENSEARCH_HEAP:-1g}"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --nodes) NODES="$2"; shift 2 ;;
+    --port) PORT="$2"; shift 2 ;;
+    --transport-port) TPORT="$2"; shift 2 ;;
+    --heap) HEAP="$2"; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+TPORT="${TPORT:-$((PORT + 100))}"
 VERSION="${OPENSEARCH_VERSION:-2.19.1}"
 KNN_VERSION="${OPENSEARCH_KNN_VERSION:-$VERSION.0}"
-PORT="${OPENSEARCH_PORT:-9200}"
 CACHE="${PARTSEARCH_CACHE:-$HOME/.cache/partsearch}"
-HEAP="${OPENSEARCH_HEAP:-1g}"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 POM="$SCRIPT_DIR/opensearch/pom.xml"
 DL="$CACHE/dl/opensearch-$VERSION-knn-$KNN_VERSION"   # what Maven copied (zips + module jars)
@@ -42,8 +66,14 @@ else
   NODE_USER=""
   NODE_BASE="$CACHE"
 fi
-RUN_DIR="$NODE_BASE/opensearch-run-$PORT"
-PIDFILE="$RUN_DIR/opensearch.pid"
+# How many nodes the last `start` on $PORT made (stop and status read it when --nodes is not given).
+NODES_FILE="$NODE_BASE/opensearch-cluster-$PORT.nodes"
+if [[ -z "$NODES" ]]; then
+  if [[ -f "$NODES_FILE" ]]; then NODES="$(cat "$NODES_FILE")"; else NODES=1; fi
+fi
+[[ "$NODES" =~ ^[1-9][0-9]*$ ]] || { echo "--nodes must be a whole number from 1, got $NODES" >&2; exit 2; }
+if [[ $NODES == 1 ]]; then CLUSTER=partsearch-dev; else CLUSTER="partsearch-$PORT"; fi
+run_dir() { echo "$NODE_BASE/opensearch-run-$1"; }
 
 # The integ-test zip ships no JDK: use the machine's Java 17 (or whatever JAVA_HOME names).
 if [[ -z "${OPENSEARCH_JAVA_HOME:-}" ]]; then
@@ -179,60 +209,126 @@ node_home() {
   echo "$copy"
 }
 
-health() { curl -fsS "$URL/_cluster/health?wait_for_status=${1:-yellow}&timeout=${2:-1s}" 2>/dev/null; }
+health() { curl -fsS "$URL/_cluster/health?wait_for_status=${1:-yellow}&timeout=${2:-1s}${3:+&wait_for_nodes=$3}" 2>/dev/null; }
 
-start() {
-  if health >/dev/null; then log "OpenSearch already answers on $URL"; return; fi
-  fetch
-  if [[ -n "$NODE_USER" ]]; then ensure_node_user; mkdir -p "$NODE_BASE" && chmod 755 "$NODE_BASE"; fi
-  local home; home="$(node_home)"
+# Pid of the node on HTTP port $1 when it runs, else nothing.
+node_pid() {
+  local pidfile; pidfile="$(run_dir "$1")/opensearch.pid"
+  [[ -f "$pidfile" ]] || return 0
+  local pid; pid="$(cat "$pidfile")"
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+}
+
+# Starts (in the background) the node with HTTP port $1, transport port $2, in cluster $CLUSTER.
+start_node() {
+  local port="$1" tport="$2" home="$3" dir; dir="$(run_dir "$1")"
+  local stamp="cluster=$CLUSTER nodes=$NODES transport=$TPORT"
+  # A run dir last used by another cluster holds that cluster's state: this node could not join.
+  if [[ -f "$dir/.cluster" && "$(cat "$dir/.cluster")" != "$stamp" ]]; then
+    log "node $port: its data belonged to $(cat "$dir/.cluster"); starting it empty"
+    rm -rf "$dir/data"
+  fi
+  mkdir -p "$dir/data" "$dir/logs"
+  echo "$stamp" >"$dir/.cluster"
   # Per-run config copy (the node writes its keystore there); relative log/dump paths of
   # jvm.options (relative to the home, which may be read-only) point into the run dir.
-  mkdir -p "$RUN_DIR/data" "$RUN_DIR/logs"
-  rm -rf "$RUN_DIR/config" && cp -r "$home/config" "$RUN_DIR/config"
-  sed -i -e "s#file=logs/#file=$RUN_DIR/logs/#" -e "s#HeapDumpPath=data#HeapDumpPath=$RUN_DIR/data#" \
-    -e "s#ErrorFile=logs/#ErrorFile=$RUN_DIR/logs/#" "$RUN_DIR/config/jvm.options"
-  rm -f "$PIDFILE"
-  if [[ -n "$NODE_USER" ]]; then chown -R "$NODE_USER:" "$RUN_DIR"; fi
-  as_node_user env HOME="$RUN_DIR" OPENSEARCH_JAVA_HOME="$OPENSEARCH_JAVA_HOME" \
-    OPENSEARCH_PATH_CONF="$RUN_DIR/config" \
+  rm -rf "$dir/config" && cp -r "$home/config" "$dir/config"
+  sed -i -e "s#file=logs/#file=$dir/logs/#" -e "s#HeapDumpPath=data#HeapDumpPath=$dir/data#" \
+    -e "s#ErrorFile=logs/#ErrorFile=$dir/logs/#" "$dir/config/jvm.options"
+  rm -f "$dir/opensearch.pid"
+  if [[ -n "$NODE_USER" ]]; then chown -R "$NODE_USER:" "$dir"; fi
+  local discovery=(-Ediscovery.type=single-node)
+  if [[ $NODES -gt 1 ]]; then
+    local i seeds="" names=""
+    for ((i = 0; i < NODES; i++)); do
+      seeds+="${seeds:+,}127.0.0.1:$((TPORT + i))"
+      names+="${names:+,}node-$((PORT + i))"
+    done
+    discovery=(-Ediscovery.seed_hosts="$seeds" -Ecluster.initial_cluster_manager_nodes="$names")
+  fi
+  as_node_user env HOME="$dir" OPENSEARCH_JAVA_HOME="$OPENSEARCH_JAVA_HOME" \
+    OPENSEARCH_PATH_CONF="$dir/config" \
     OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP ${OPENSEARCH_JAVA_OPTS:-}" \
-    "$home/bin/opensearch" -d -p "$PIDFILE" \
-    -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 -Ehttp.port="$PORT" \
-    -Etransport.port=$((PORT + 100)) -Epath.data="$RUN_DIR/data" -Epath.logs="$RUN_DIR/logs" \
-    -Ecluster.name=partsearch-dev -Ecluster.routing.allocation.disk.threshold_enabled=false \
-    </dev/null >"$RUN_DIR/logs/console.log" 2>&1 \
-    || { log "OpenSearch failed to start:"; tail -n 40 "$RUN_DIR/logs/console.log" >&2; exit 1; }
-  local i pid
-  for i in $(seq 1 120); do
-    if health green 1s >/dev/null; then log "OpenSearch $VERSION is green on $URL"; return; fi
-    if [[ $i -gt 5 && -f "$PIDFILE" ]]; then
-      pid="$(cat "$PIDFILE")"; kill -0 "$pid" 2>/dev/null || { log "OpenSearch (pid $pid) exited"; break; }
+    "$home/bin/opensearch" -d -p "$dir/opensearch.pid" \
+    "${discovery[@]}" -Enode.name="node-$port" -Enetwork.host=127.0.0.1 -Ehttp.port="$port" \
+    -Etransport.port="$tport" -Epath.data="$dir/data" -Epath.logs="$dir/logs" \
+    -Ecluster.name="$CLUSTER" -Ecluster.routing.allocation.disk.threshold_enabled=false \
+    </dev/null >"$dir/logs/console.log" 2>&1 \
+    || { log "OpenSearch node $port failed to start:"; tail -n 40 "$dir/logs/console.log" >&2; exit 1; }
+}
+
+start() {
+  local i missing=() port
+  for ((i = 0; i < NODES; i++)); do
+    port=$((PORT + i))
+    if [[ -z "$(node_pid "$port")" ]] && ! curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1; then missing+=("$i"); fi
+  done
+  if [[ ${#missing[@]} -eq 0 ]] && health yellow 1s "$NODES" >/dev/null; then
+    log "OpenSearch already answers on $URL ($NODES node$([[ $NODES -gt 1 ]] && echo s))"; return
+  fi
+  fetch
+  if [[ -n "$NODE_USER" ]]; then ensure_node_user; mkdir -p "$NODE_BASE" && chmod 755 "$NODE_BASE"; fi
+  echo "$NODES" >"$NODES_FILE"
+  local home; home="$(node_home)"
+  # Side by side: `opensearch -d` returns once its node has started, and a new cluster's first node
+  # waits for a quorum of the others.
+  local pids=() failed=0 pid
+  for i in "${missing[@]}"; do
+    log "starting OpenSearch node $((PORT + i)) (transport $((TPORT + i)), heap $HEAP) of $CLUSTER"
+    start_node $((PORT + i)) $((TPORT + i)) "$home" &
+    pids+=("$!")
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  [[ $failed == 0 ]] || exit 1
+  local tries dead
+  for tries in $(seq 1 180); do
+    if health green 1s "$NODES" >/dev/null; then
+      log "OpenSearch $VERSION is green on $URL ($NODES node$([[ $NODES -gt 1 ]] && echo s): ports $PORT-$((PORT + NODES - 1)))"; return
     fi
+    dead=""
+    if [[ $tries -gt 5 ]]; then
+      for i in "${missing[@]}"; do
+        pid="$(cat "$(run_dir $((PORT + i)))/opensearch.pid" 2>/dev/null || true)"
+        if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then dead=$((PORT + i)); fi
+      done
+    fi
+    if [[ -n "$dead" ]]; then log "OpenSearch node $dead exited"; break; fi
     sleep 1
   done
-  log "OpenSearch did not become green; last log lines:"
-  tail -n 40 "$RUN_DIR/logs/partsearch-dev.log" >&2 || tail -n 40 "$RUN_DIR/logs/console.log" >&2 || true
+  log "OpenSearch did not become green with $NODES node(s); last log lines:"
+  for i in "${missing[@]}"; do
+    local dir; dir="$(run_dir $((PORT + i)))"
+    tail -n 20 "$dir/logs/$CLUSTER.log" >&2 2>/dev/null || tail -n 20 "$dir/logs/console.log" >&2 || true
+  done
   exit 1
 }
 
 stop() {
-  if [[ -f "$PIDFILE" ]]; then
-    local pid; pid="$(cat "$PIDFILE")"
+  local i port pid stopped=0
+  for ((i = 0; i < NODES; i++)); do
+    port=$((PORT + i))
+    pid="$(node_pid "$port")"
+    if [[ -z "$pid" ]]; then rm -f "$(run_dir "$port")/opensearch.pid"; continue; fi
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     kill -9 "$pid" 2>/dev/null || true
-    rm -f "$PIDFILE"
-    log "OpenSearch stopped"
-  else
-    log "no pid file at $PIDFILE; nothing to stop"
-  fi
+    rm -f "$(run_dir "$port")/opensearch.pid"
+    stopped=$((stopped + 1))
+  done
+  if [[ $stopped -gt 0 ]]; then log "OpenSearch stopped ($stopped node$([[ $stopped -gt 1 ]] && echo s))"
+  else log "no OpenSearch node of this script runs on ports $PORT-$((PORT + NODES - 1)); nothing to stop"; fi
 }
 
-case "${1:-}" in
+status() {
+  health yellow 1s || { log "OpenSearch does not answer on $URL"; exit 1; }
+  echo
+  curl -fsS "$URL/_cat/nodes?h=name,http_address,node.role,cluster_manager,heap.percent&s=name" 2>/dev/null || true
+}
+
+case "$COMMAND" in
   start) start ;;
   stop) stop ;;
   fetch) fetch ;;
-  status) health yellow 1s && echo || { log "OpenSearch does not answer on $URL"; exit 1; } ;;
-  *) echo "usage: $0 start|stop|status|fetch" >&2; exit 2 ;;
+  status) status ;;
+  *) echo "usage: $0 start|stop|status|fetch [--nodes N] [--port PORT] [--transport-port PORT] [--heap SIZE]" >&2; exit 2 ;;
 esac
