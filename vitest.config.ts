@@ -20,6 +20,10 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // A real OpenSearch cluster (OPENSEARCH_CLUSTER_URL); skipped without one: `npm run test:cluster`.
+        test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, fileParallelism: false },
+      },
     ],
   },
 });
