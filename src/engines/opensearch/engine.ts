@@ -76,9 +76,6 @@ export interface OpenSearchEngineOptions {
   layout?: OpenSearchIndexLayout;
 }
 
-/** Searches answer with every shard's hits or fail (never a partial 200). */
-const WHOLE_RESULTS = { allow_partial_search_results: 'false' } as const;
-
 /** Lucene's k-NN limit. */
 const MAX_K = 10_000;
 
@@ -88,7 +85,9 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
   if (target === undefined) throw new TypeError('createOpenSearchEngine needs a connection or a url');
   const client: OsClient = createClient(target, opts.client);
   const names = indexNames(opts.prefix);
-  const recordStore = createRecordStore({ client, names, cacheSize: opts.recordCacheSize });
+  // Searches answer with every shard's hits or fail (never a partial 200).
+  const readParams: Record<string, string> = { allow_partial_search_results: 'false' };
+  const recordStore = createRecordStore({ client, names, cacheSize: opts.recordCacheSize, readParams });
   let initialising: Promise<void> | null = null;
   let closed = false;
   let metaCache: { index: string; seqNo: number; term: number; meta: CatalogMeta } | null = null;
@@ -123,7 +122,7 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
    */
   async function search(body: Dsl, index = names.alias): Promise<SearchResponse | null> {
     open();
-    return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, query: WHOLE_RESULTS, body, allow: [404] });
+    return client.request<SearchResponse>({ method: 'POST', path: `/${index}/_search`, query: readParams, body, allow: [404] });
   }
   const slugs = createSlugLookups((body) => search(body));
 

@@ -81,7 +81,18 @@ export const ID_ONLY = { _source: false, stored_fields: '_none_', docvalue_field
 export const CACHED_RECORDS = { ...ID_ONLY, seq_no_primary_term: true };
 
 /** `cacheSize`: parsed records kept (default DEFAULT_RECORD_CACHE; 0 keeps none). */
-export function createRecordStore({ client, names, cacheSize = DEFAULT_RECORD_CACHE }: { client: OsClient; names: IndexNames; cacheSize?: number }) {
+export function createRecordStore({
+  client,
+  names,
+  cacheSize = DEFAULT_RECORD_CACHE,
+  readParams = {},
+}: {
+  client: OsClient;
+  names: IndexNames;
+  cacheSize?: number;
+  /** Query parameters of every search (the engine's: whole results only). */
+  readParams?: Record<string, string>;
+}) {
   /**
    * Records by document version (index, id, sequence number, primary term), most recently used last,
    * deeply frozen (callers share them). A document rewritten (a list edit) has a new sequence number,
@@ -250,7 +261,7 @@ export function createRecordStore({ client, names, cacheSize = DEFAULT_RECORD_CA
       const r = await client.request<{ hits: { hits: Hit[] } }>({
         method: 'POST',
         path: `/${index}/_search`,
-        query: { allow_partial_search_results: 'false' },
+        query: readParams,
         body: { size: ids.length, track_total_hits: false, query: { ids: { values: ids.map(String) } }, ...inlineRecords(stored), seq_no_primary_term: true },
         allow: [404],
       });
