@@ -1,7 +1,7 @@
 /**
  * Shared by the OpenSearch benches (opensearch-client.ts, cluster.ts): a catalogue loaded into an
  * engine under a prefix of the bench's own, MPNs to ask for, and the MPN search p50 of several
- * contenders measured in alternating rounds within one run (the machine is shared: only ratios taken
+ * contenders measured call by call in turn within one run (the machine is shared: only ratios taken
  * this way mean something).
  */
 import fs from 'node:fs';
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { runIngest } from '../ingest/pipeline.ts';
 import { openLines } from '../ingest/read-lines.ts';
 import type { SearchEngine } from '../src/engines/port.ts';
-import { mpnSearch } from '../src/http/routes/parts-search.ts';
-import type { AppServices } from '../src/http/services.ts';
+import { mpnSearch } from '../src/service/mpn-search.ts';
+import type { AppServices } from '../src/service/app-services.ts';
 import { median } from './load.ts';
 
 export const CATALOG = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'catalog');
@@ -68,8 +68,10 @@ export interface RoundsResult {
 }
 
 /**
- * `rounds` rounds; in each, every contender (in an order that rotates from round to round) runs
- * `calls` searches one after another, cycling through `mpns`. One warm-up pass over `mpns` first.
+ * `rounds` rounds of `calls` MPNs (cycling through `mpns`); each MPN is searched by every contender
+ * one right after the other (the first to go rotating), so that all see the host in the same state:
+ * on this shared machine its speed moves within seconds. A contender's p50 in a round is over its
+ * `calls` searches; CPU is this process's, per search. One warm-up pass over `mpns` first.
  */
 export async function alternateRounds(contenders: Contender[], mpns: string[], rounds: number, calls: number): Promise<RoundsResult> {
   for (const c of contenders) for (const m of mpns) await c.search(m);
@@ -79,21 +81,26 @@ export async function alternateRounds(contenders: Contender[], mpns: string[], r
   const ratios: Record<string, number[]> = {};
   let next = 0;
   for (let r = 0; r < rounds; r++) {
-    const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!);
-    const round: Record<string, number> = {};
-    for (const c of order) {
-      const lat: number[] = [];
-      const cpu0 = process.cpuUsage();
-      for (let i = 0; i < calls; i++) {
+    const lat = contenders.map(() => [] as number[]);
+    const cpuMs = contenders.map(() => 0);
+    for (let i = 0; i < calls; i++) {
+      const mpn = mpns[next++ % mpns.length]!;
+      for (let k = 0; k < contenders.length; k++) {
+        const j = (k + i) % contenders.length;
+        const cpu0 = process.cpuUsage();
         const t0 = performance.now();
-        await c.search(mpns[next++ % mpns.length]!);
-        lat.push(performance.now() - t0);
+        await contenders[j]!.search(mpn);
+        lat[j]!.push(performance.now() - t0);
+        const used = process.cpuUsage(cpu0);
+        cpuMs[j]! += (used.user + used.system) / 1000;
       }
-      const used = process.cpuUsage(cpu0);
-      round[c.name] = +median(lat).toFixed(3);
-      (p50s[c.name] ??= []).push(median(lat));
-      (cpu[c.name] ??= []).push((used.user + used.system) / 1000 / calls);
     }
+    const round: Record<string, number> = {};
+    contenders.forEach((c, j) => {
+      round[c.name] = +median(lat[j]!).toFixed(3);
+      (p50s[c.name] ??= []).push(median(lat[j]!));
+      (cpu[c.name] ??= []).push(cpuMs[j]! / calls);
+    });
     const first = round[contenders[0]!.name]!;
     for (const c of contenders) (ratios[c.name] ??= []).push(round[c.name]! / first);
     byRound.push(round);

@@ -47,7 +47,7 @@ try {
     Number(values.calls),
   );
   const result = {
-    command: 'OPENSEARCH_URL=http://127.0.0.1:9200 npx tsx bench/opensearch-client.ts',
+    command: 'OPENSEARCH_URL=http://127.0.0.1:9310 npx tsx bench/opensearch-client.ts',
     date: new Date().toISOString(),
     parts: loaded.parts,
     mpns: mpns.length,
