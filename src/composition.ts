@@ -30,6 +30,7 @@ export async function createEngine(config: Config): Promise<SearchEngine> {
     const engine = createOpenSearchEngine({
       connection: config.opensearch!.connection,
       layout: config.opensearch!.layout,
+      searchPreference: config.opensearch!.searchPreference,
       prefix: config.opensearchIndexPrefix,
       mergeSegments: config.opensearchMergeSegments,
       recordCacheSize: config.recordCacheSize,

@@ -38,7 +38,12 @@ export interface Config {
    */
   readonly opensearchUrl: string | null;
   /** How to reach the cluster (nodes, auth, TLS, sniffing, retries) and the parts index layout; null without OPENSEARCH_URL. */
-  readonly opensearch: { readonly connection: OpenSearchConnection; readonly layout: OpenSearchIndexLayout } | null;
+  readonly opensearch: {
+    readonly connection: OpenSearchConnection;
+    readonly layout: OpenSearchIndexLayout;
+    /** Shard copies searches prefer (OpenSearch's `preference`); null: adaptive replica selection. */
+    readonly searchPreference: string | null;
+  } | null;
   /** Prefix of every OpenSearch index and alias this service owns. */
   readonly opensearchIndexPrefix: string;
   /** Segments a loaded OpenSearch version is merged down to before it goes live (0: left as loaded). */
@@ -280,7 +285,11 @@ function opensearchSettings(env: Env): Config['opensearch'] {
   const sniffSeconds = int(env, 'OPENSEARCH_SNIFF_INTERVAL', 300, 0, 86_400);
   const replicas = str(env, 'OPENSEARCH_REPLICAS') ?? DEFAULT_LAYOUT.replicas;
   if (!isReplicaSetting(replicas)) throw new ConfigError('OPENSEARCH_REPLICAS', `must be a whole number or a range such as 0-1 or 0-all, got "${replicas}"`);
+  const preference = str(env, 'OPENSEARCH_SEARCH_PREFERENCE') ?? '_local';
+  if (!/^[A-Za-z0-9_:,.|*-]+$/.test(preference))
+    throw new ConfigError('OPENSEARCH_SEARCH_PREFERENCE', `must be an OpenSearch preference such as _local, or none, got "${preference}"`);
   return Object.freeze({
+    searchPreference: preference.toLowerCase() === 'none' ? null : preference,
     connection: Object.freeze({
       nodes: list.nodes,
       auth,

@@ -33,6 +33,7 @@ describe('configuration', () => {
     [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_TLS_CA_FILE: '/nonexistent/ca.pem' }, 'OPENSEARCH_TLS_CA_FILE', /does not exist/],
     [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_REPLICAS: '2-1' }, 'OPENSEARCH_REPLICAS', /whole number or a range/],
     [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_SHARDS: '0' }, 'OPENSEARCH_SHARDS', /between 1 and/],
+    [{ OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_SEARCH_PREFERENCE: 'a b' }, 'OPENSEARCH_SEARCH_PREFERENCE', /preference such as _local/],
     [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL', /redis:/],
     [{ EMBEDDING_MODEL_DIR: '/nonexistent/model' }, 'EMBEDDING_MODEL_DIR', /does not exist/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
@@ -101,7 +102,11 @@ describe('configuration', () => {
         retries: 5,
       },
       layout: { shards: 3, replicas: '1', healthTimeoutMs: 300_000 },
+      searchPreference: '_local',
     });
+    expect(
+      loadConfig({ EMBEDDING_MODEL_DIR: 'none', OPENSEARCH_URL: 'http://a:9200', OPENSEARCH_SEARCH_PREFERENCE: 'none' }).opensearch?.searchPreference,
+    ).toBeNull();
     expect(loadConfig({ EMBEDDING_MODEL_DIR: 'none', OPENSEARCH_URL: 'https://u%40x:p@h:9200' }).opensearch).toMatchObject({
       connection: { nodes: ['https://h:9200'], auth: { kind: 'basic', username: 'u@x', password: 'p' }, sniff: null },
       layout: { shards: 1, replicas: '0-1' },

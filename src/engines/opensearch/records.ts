@@ -90,7 +90,7 @@ export function createRecordStore({
   client: OsClient;
   names: IndexNames;
   cacheSize?: number;
-  /** Query parameters of every search (the engine's: whole results only). */
+  /** Query parameters of every search (the engine's: whole results only, the copies preferred); `_mget` takes the preference. */
   readParams?: Record<string, string>;
 }) {
   /**
@@ -190,7 +190,7 @@ export function createRecordStore({
       const r = await client.request<{ docs: (Hit & { found?: boolean })[] }>({
         method: 'POST',
         path: `/${names.alias}/_mget`,
-        query: { _source_includes: RECORD_SOURCE.join(',') },
+        query: { _source_includes: RECORD_SOURCE.join(','), ...(readParams.preference ? { preference: readParams.preference } : {}) },
         body: { ids: chunk.map(String) },
         allow: [404],
       });
