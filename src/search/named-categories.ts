@@ -14,6 +14,7 @@
  * uses the category named by its own exact name only to order parts that tie on everything else.
  */
 import type { CategoryMatch, CategoryMatcher } from '../catalog/match/categories.ts';
+import { CATEGORY_QUALIFIER_WORDS, MOUNTING_WORDS } from '../vocabulary/query-words.ts';
 
 export const NAMED_MIN = 90;
 export const NAMED_SPREAD = 2;
@@ -27,16 +28,8 @@ export function categoryWords(query: string): string {
     .join(' ');
 }
 
-/** Words that say how a part mounts ("white LED through hole"). */
-const MOUNTING_WORDS = new Set(['through', 'hole', 'through-hole', 'tht', 'surface', 'mount', 'surface-mount', 'smd', 'smt']);
-/**
- * Words that say which parts of a category, not which category: how many channels, what colour ("quad
- * comparator", "red led"). Not the kinds with categories of their own: infrared, UV and RGB LEDs.
- */
-const QUALIFIER_WORDS = new Set([
-  ...['single', 'dual', 'triple', 'quad', 'quadruple', 'hex', 'octal'],
-  ...['red', 'green', 'blue', 'yellow', 'orange', 'amber', 'white', 'warm', 'cool'],
-]);
+/** Words that say how a part mounts, and counts and colours: vocabulary/query-words.json. */
+const QUALIFIER_WORDS = CATEGORY_QUALIFIER_WORDS;
 const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}-]/gu, '');
 
 /**

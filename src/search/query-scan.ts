@@ -5,7 +5,8 @@
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
 import { FAMILY_WORDS, SUBTYPE_PHRASES, type Family } from '../vocabulary/families.ts';
-import { CHIP_SIZES, LETTER_PACKAGES, NAMED_PACKAGES, PACKAGE_FAMILIES } from '../vocabulary/packages.ts';
+import { CHIP_SIZES, LETTER_PACKAGES, NAMED_PACKAGES, PACKAGE_FAMILIES, WORD_PACKAGE_FAMILIES } from '../vocabulary/packages.ts';
+import { COMPARISONS, QUERY_STOPWORDS, type Comparison } from '../vocabulary/query-words.ts';
 import { QUALIFIERS } from '../vocabulary/qualifiers.ts';
 import type { ConstraintKind } from '../vocabulary/roles.ts';
 import { VALUE_WORDS, type ValueWord } from '../vocabulary/value-words.ts';
@@ -103,40 +104,14 @@ export function tokenise(text: string): Tok[] {
 
 // ---------------------------------------------------------------- comparisons
 
-interface Op { kind: ConstraintKind; upTo: boolean; postfix: boolean; prefixOk: boolean }
-
-const op = (kind: ConstraintKind, where: 'pre' | 'post' | 'both', upTo = false): Op =>
-  ({ kind, upTo, postfix: where !== 'pre', prefixOk: where !== 'post' });
-
-/** Comparison words and symbols (phrase keys, lower case). */
-export const OPS: ReadonlyMap<string, Op> = new Map<string, Op>([
-  ['>=', op('at_least', 'pre')], ['=>', op('at_least', 'pre')], ['≥', op('at_least', 'pre')], ['>', op('at_least', 'pre')],
-  ['<=', op('at_most', 'pre')], ['=<', op('at_most', 'pre')], ['≤', op('at_most', 'pre')], ['<', op('at_most', 'pre')],
-  ['at least', op('at_least', 'pre')], ['atleast', op('at_least', 'pre')], ['more than', op('at_least', 'pre')],
-  ['greater than', op('at_least', 'pre')], ['no less than', op('at_least', 'pre')], ['not less than', op('at_least', 'pre')],
-  ['over', op('at_least', 'pre')], ['above', op('at_least', 'pre')],
-  ['min', op('at_least', 'both')], ['minimum', op('at_least', 'both')],
-  ['or more', op('at_least', 'post')], ['or higher', op('at_least', 'post')], ['or greater', op('at_least', 'post')],
-  ['or above', op('at_least', 'post')], ['and up', op('at_least', 'post')], ['and above', op('at_least', 'post')],
-  ['+', op('at_least', 'post')],
-  ['at most', op('at_most', 'pre')], ['atmost', op('at_most', 'pre')], ['less than', op('at_most', 'pre')],
-  ['no more than', op('at_most', 'pre')], ['not more than', op('at_most', 'pre')], ['lower than', op('at_most', 'pre')],
-  ['under', op('at_most', 'pre')], ['below', op('at_most', 'pre')],
-  ['max', op('at_most', 'both')], ['maximum', op('at_most', 'both')],
-  ['or less', op('at_most', 'post')], ['or lower', op('at_most', 'post')], ['or below', op('at_most', 'post')],
-  ['and below', op('at_most', 'post')],
-  ['up to', op('at_most', 'pre', true)], ['upto', op('at_most', 'pre', true)],
-]);
+/** Comparison words and symbols (phrase keys, lower case): vocabulary/query-words.json. */
+export const OPS = COMPARISONS;
 
 const RANGE_WORDS: ReadonlySet<string> = new Set(['to', '~', '-', '–', '—', '..', '...', '至', 'and', 'thru', 'through']);
 const TOL_TOKENS: ReadonlySet<string> = new Set(['±', '+/-', '+-']);
 
 /** Words never kept as terms. */
-export const STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'for', 'with', 'and', 'or', 'of', 'in', 'on', 'to', 'at', 'by', 'from', 'between', 'vs', 'w',
-  'min', 'max', 'minimum', 'maximum', 'least', 'most', 'than', 'over', 'under', 'above', 'below', 'up', 'upto',
-  'is', 'are', 'any', 'some', 'i', 'need', 'want', 'looking', 'find', 'me', 'please', 'rated', 'rating', 'type',
-]);
+export const STOPWORDS = QUERY_STOPWORDS;
 
 // ---------------------------------------------------------------- packages
 
@@ -145,7 +120,7 @@ const PKG_RE = new RegExp(
 );
 export const LETTER_PACKAGE_CODES: ReadonlySet<string> = new Set(LETTER_PACKAGES.values());
 /** Package families that are also ordinary words: never joined with a following number token ("to 220"). */
-const NO_JOIN_FAMILIES: ReadonlySet<string> = new Set(['TO', 'SO', 'SC', 'DO', 'LL', 'HC', 'SIP', 'SON', 'SMD']);
+const NO_JOIN_FAMILIES: ReadonlySet<string> = WORD_PACKAGE_FAMILIES;
 const PKG_NUMBER_RE = /^\d{1,4}(?:[-_]\d{1,3})?$/;
 
 /** "sot23-5" -> "SOT-23-5", "soic8" -> "SOIC-8", "0603" -> "0603", "dpak" -> "DPAK"; null when not a package. */
@@ -289,13 +264,13 @@ export function scan(text: string): Scan {
   const values: PendingValue[] = [];
   const families: Family[] = [];
   const packages: PendingPackage[] = [];
-  let pending: { op: Op; at: number; toks: number[] } | null = null;
+  let pending: { op: Comparison; at: number; toks: number[] } | null = null;
 
   for (let i = 0; i < toks.length;) {
     const t = toks[i] as Tok;
 
     // comparison words: "at least", ">=", "max", "or more"
-    let matchedOp: Op | null = null;
+    let matchedOp: Comparison | null = null;
     let opLen = 0;
     for (let len = Math.min(3, toks.length - i); len >= 1 && matchedOp === null; len--) {
       const o = OPS.get(phraseAt(toks, i, len) ?? '');

@@ -35,6 +35,7 @@
 import type { SiUnit } from '../catalog/units.ts';
 import { CONTEXT_BARE_UNIT, CONTEXT_ROLES, family, MAGNITUDE_ROLES, PAIRED_ROLES, type Family } from '../vocabulary/families.ts';
 import { QUALIFIERS, UNIT_NOUNS } from '../vocabulary/qualifiers.ts';
+import { PACKAGE_IMPLIED_WORDS } from '../vocabulary/query-words.ts';
 import { DEFAULT_ROLES, role as roleOf, roleId as knownRole, type ConstraintKind, type RoleId, type SpecRole } from '../vocabulary/roles.ts';
 import { bareValueUnit, inferContext, pickContext } from './query-context.ts';
 import { LETTER_PACKAGE_CODES, OPS, STOPWORDS, mpnOf, scan, use, type Item, type Scan, type Tok } from './query-scan.ts';
@@ -91,8 +92,8 @@ export interface QueryUnderstanding {
   families: Family[];
 }
 
-/** Words that say how a part mounts: implied by any package the query names. */
-const MOUNTING_WORDS: ReadonlySet<string> = new Set(['smd', 'smt', 'surface', 'mount', 'mounted']);
+/** Words that say how a part mounts: implied by any package the query names (vocabulary/query-words.json). */
+const MOUNTING_WORDS = PACKAGE_IMPLIED_WORDS;
 
 /** Default relative half-window of an `equals` target. */
 const DEFAULT_WINDOW = 0.01;

@@ -11,6 +11,7 @@ interface PackagesFile {
   namedPackages: Record<string, string>;
   letterPackages: Record<string, string>;
   families: string[];
+  wordFamilies: string[];
 }
 
 function build(file: PackagesFile) {
@@ -85,3 +86,6 @@ export const LETTER_PACKAGES: ReadonlyMap<string, string> = new Map(Object.entri
  * the way catalogues do.
  */
 export const PACKAGE_FAMILIES: readonly string[] = Object.freeze([...FILE.families]);
+
+/** Package families that are also ordinary words ("to 220", "so 8"): never joined with a following number token. */
+export const WORD_PACKAGE_FAMILIES: ReadonlySet<string> = new Set(FILE.wordFamilies);

@@ -38,8 +38,10 @@ describe('vocabulary files', () => {
       'attributes.json',
       'families.json',
       'functions.json',
+      'name-matching.json',
       'packages.json',
       'qualifiers.json',
+      'query-words.json',
       'roles.json',
       'value-words.json',
     ]);
