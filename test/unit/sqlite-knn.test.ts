@@ -117,7 +117,7 @@ describe.each([
 
 /**
  * The HNSW graph (vector-index.ts): built by the ingest beside the database file when a version has
- * at least `vectorIndexMin` vectors (lowered here to 1,000 of 6,000), used for the kNN windows, its
+ * at least `vectorIndexMin` vectors (lowered here to 1,000 of 2,000), used for the kNN windows, its
  * candidates re-scored exactly; removed with its version.
  */
 describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
@@ -126,7 +126,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
   let files: Awaited<ReturnType<typeof writeSampleCatalogue>>;
   beforeAll(async () => {
     const dir = tempDir();
-    files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 6000 });
+    files = await writeSampleCatalogue(path.join(dir, 'sample'), { parts: 2000 });
     dbFile = path.join(dir, 'p.db');
     engine = createSqliteEngine({ file: dbFile, vectorIndexMin: 1000 });
     await engine.init();
@@ -219,7 +219,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
     const e = createSqliteEngine({ file, vectorIndexMin: 1000 });
     await e.init();
     const summary = await ingestCatalog(e, sampleFiles(files, true), hashEmbedder);
-    expect(summary.indexed).toBe(6000);
+    expect(summary.indexed).toBe(2000);
     const q = vectorOf('blocked graph');
     expect((await e.knn(q, 20, {})).map((h) => h.id)).toEqual(await exactNearest(e, vectorOf, q, 20));
     await e.close();
@@ -236,7 +236,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
   }, 120_000);
 
   it("a re-ingest whose vectors are mostly the live version's derives its graph from the live one's, with the changed vectors in it", async () => {
-    // The same dump with every 100th part's description changed: 60 parts get new texts, so new vectors.
+    // The same dump with every 100th part's description changed: 20 parts get new texts, so new vectors.
     const lines = fs.readFileSync(files.partsFile, 'utf8').trim().split('\n');
     const edited = lines.map((l, i) => (i % 100 === 0 ? JSON.stringify({ ...JSON.parse(l), description: `Revised part ${i}` }) : l));
     const dump = path.join(tempDir(), 'edited.jsonl');
@@ -248,14 +248,14 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
       // What the ingest did, done again beside it: v3's graph serves v4, less the changed vectors, plus their new ones.
       const out = path.join(tempDir(), 'derived.hnsw');
       const base = { ...versionTables(previous!), file: vectorIndexFile(dbFile, `vec_${previous}`) };
-      expect(deriveVectorIndex(db, versionTables(version!), out, base, { minVectors: 1000 })).toBe(6000);
+      expect(deriveVectorIndex(db, versionTables(version!), out, base, { minVectors: 1000 })).toBe(2000);
       expect(deriveVectorIndex(db, versionTables(version!), out, base, { minVectors: 1000, maxShare: 0 })).toBeNull();
     } finally {
       db.close();
     }
     const ids = (await engine.textSearch({ text: 'revised', filters: {}, limit: 100, offset: 0 })).hits.map((h) => h.id);
     const moved = await engine.getParts(ids);
-    expect(moved).toHaveLength(60);
+    expect(moved).toHaveLength(20);
     await engine.knn(vectorOf('warm-up'), 1, {});
     const searches = vi.spyOn(usearchModule.Index.prototype, 'search');
     for (const p of moved.slice(0, 10)) {
@@ -279,7 +279,7 @@ describe.runIf(vectorScanAvailable)('SQLite kNN through the HNSW graph', () => {
 
   it('a version under the threshold gets no graph (the exact scan serves it)', async () => {
     const small = path.join(tempDir(), 'small.db');
-    const e = createSqliteEngine({ file: small }); // default threshold, 10,000 vectors: above these 6,000
+    const e = createSqliteEngine({ file: small }); // default threshold, 10,000 vectors: above these 2,000
     await e.init();
     await ingestCatalog(e, sampleFiles(files, true), hashEmbedder);
     expect(fs.existsSync(vectorIndexFile(small, 'vec_v1')!)).toBe(false);
