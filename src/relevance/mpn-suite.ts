@@ -9,6 +9,9 @@
  *   prefix   the first 4+ characters of the MPN key (3-5 characters short of the whole key)
  *   typo     one-character typo inside the MPN (substitution, transposition, deletion or doubling, never
  *            in the first two or last character), only when the result is no part's MPN
+ *   short-typo  one edit (substitution, adjacent transposition, deletion or doubling) anywhere but the
+ *            first character of a 4-7 character key (LM358 -> LM538, TL431 -> TL413), only when the result
+ *            is no part's key, starts or sits inside none, and the target is the only key one edit away
  */
 import { normaliseMpn } from '../catalog/mpn.ts';
 import { Rng } from '../sample/rng.ts';
@@ -24,7 +27,7 @@ export interface MpnPart {
   group: string;
 }
 
-export type MpnKind = 'exact' | 'lower' | 'punct' | 'variant' | 'prefix' | 'typo';
+export type MpnKind = 'exact' | 'lower' | 'punct' | 'variant' | 'prefix' | 'typo' | 'short-typo';
 
 export const MPN_RULES: Record<MpnKind, string> = {
   exact:
@@ -36,6 +39,8 @@ export const MPN_RULES: Record<MpnKind, string> = {
     'query = the MPN without its last 1-2 letters/digits. grade 3: parts whose key equals the query key; grade 2: the target part (the full MPN) and any other part with the same key as the target; grade 1: every other part whose key starts with the query key.',
   prefix:
     'query = the first characters of the MPN key (3-5 short of the whole key, at least 4). grade 3: parts whose key equals the query key; grade 2: keys extending the query key by 1-4 characters; grade 1: keys extending it by more.',
+  'short-typo':
+    "query = the key (letters and digits) of a 4-7 character MPN with one edit anywhere but its first character (substitution, adjacent transposition, deletion or doubled character: LM358 -> LM538, TL431 -> TL413), chosen so it is no part's key, no key starts with or contains it, and the target key is the only catalogue key one edit away from it. grade 3: parts whose key (or alias key) equals the target key (all manufacturers).",
   typo: "query = the MPN with one typo inside (substitution, adjacent transposition, deletion or doubled character; not in the first two or the last character), chosen so it is no part's key and the target key is the only catalogue key one edit away from it. grade 3: parts whose key (or alias key) equals the target key (all manufacturers).",
 };
 
@@ -53,6 +58,11 @@ export class MpnCatalogue {
       }
     }
     this.keys = [...this.byKey.keys()].sort();
+  }
+
+  /** Whether any key (MPN or alias) contains `part`. */
+  anyContains(part: string): boolean {
+    return this.keys.some((k) => k.includes(part));
   }
 
   /** Parts whose key or an alias key starts with `prefix`, with the matching key. */
@@ -147,6 +157,32 @@ function typoOf(mpn: string, rng: Rng, cat: MpnCatalogue): string | null {
   return null;
 }
 
+/** A one-edit typo of a short key anywhere but its first character, or null when none qualifies (MPN_RULES['short-typo']). */
+function shortTypoOf(key: string, rng: Rng, cat: MpnCatalogue): string | null {
+  if (key.length < 4 || key.length > 7) return null;
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const chars = [...key];
+    const op = rng.pick(['sub', 'swap', 'del', 'dup'] as const);
+    const at = rng.int(1, chars.length - (op === 'swap' ? 2 : 1));
+    const c = chars[at]!;
+    if (op === 'sub') {
+      const pool = /\d/.test(c) ? DIGITS : LETTERS;
+      let r = pool[rng.int(0, pool.length - 1)]!;
+      if (r === c) r = pool[(pool.indexOf(r) + 1) % pool.length]!;
+      chars[at] = r;
+    } else if (op === 'swap') {
+      if (chars[at + 1] === c) continue;
+      [chars[at], chars[at + 1]] = [chars[at + 1]!, c];
+    } else if (op === 'del') chars.splice(at, 1);
+    else chars.splice(at, 0, c);
+    const q = chars.join('');
+    if (q === key || cat.byKey.has(q) || cat.withPrefix(q).length > 0 || cat.anyContains(q)) continue;
+    if (oneEditAway(q).some((k) => k !== key && cat.byKey.has(k))) continue;
+    return q;
+  }
+  return null;
+}
+
 export interface MpnSuiteOptions {
   suite: string;
   seed: number;
@@ -169,7 +205,7 @@ export function buildMpnSuite(parts: readonly MpnPart[], o: MpnSuiteOptions): Re
   const out: RelevanceQuery[] = [];
   const usedQueries = new Set<string>();
 
-  const kinds: MpnKind[] = ['exact', 'lower', 'punct', 'variant', 'prefix', 'typo'];
+  const kinds: MpnKind[] = ['exact', 'lower', 'punct', 'variant', 'prefix', 'typo', 'short-typo'];
   for (const kind of kinds) {
     const rng = new Rng(o.seed).fork(`${o.suite}:${kind}`);
     const used = new Set<string>();
@@ -232,6 +268,13 @@ function makeQuery(kind: MpnKind, p: MpnPart, cat: MpnCatalogue, rng: Rng): { qu
       const j: Record<string, Grade> = {};
       for (const { key: k, part } of cat.withPrefix(qk)) setMax(j, part.slug, k === qk ? 3 : k.length - qk.length <= 4 ? 2 : 1);
       return { query: qk, judgments: j };
+    }
+    case 'short-typo': {
+      const query = shortTypoOf(key, rng, cat);
+      if (!query) return null;
+      const j: Record<string, Grade> = {};
+      for (const t of cat.byKey.get(key) ?? []) setMax(j, t.slug, 3);
+      return { query, judgments: j };
     }
     case 'typo': {
       const query = typoOf(p.mpn, rng, cat);

@@ -70,7 +70,11 @@ export async function buildRealSuites(
       longDescription: r.long_description,
     });
   }
-  const mpn = buildMpnSuite([...mpnById.values()], { suite: 'real-mpn', seed, counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80 } });
+  const mpn = buildMpnSuite([...mpnById.values()], {
+    suite: 'real-mpn',
+    seed,
+    counts: { exact: 100, lower: 60, punct: 60, variant: 0, prefix: 0, typo: 80, 'short-typo': 30 },
+  });
   const param = buildParamSuite([...paramById.values()], { suite: 'real-param', queries: 60, seed });
   const count = buildCountSuite([...paramById.values()], { suite: 'real-count' });
   let nl: RelevanceQuery[] = [];

@@ -90,6 +90,19 @@ export function engineContract(name: string, makeEngine: () => Promise<SearchEng
       expect(await engine.mpnLookup({ key: 'AX3400B', mode: 'fuzzy', limit: 10, filters: { status: ['active'] } })).toEqual([]); // it is obsolete
     });
 
+    it('finds a key one edit away whatever the edit did to its trigrams: a transposition in a short key, across the middle of a long one', async () => {
+      // LM538D shares no trigram with LM358D (the swap breaks all four).
+      const swapped = await engine.mpnLookup({ key: 'LM538D', mode: 'fuzzy', limit: 10 });
+      expect(await mpnsOf(swapped.map((h) => h.id))).toEqual(['LM358D']);
+      // TLV70033DDCR's two middle characters swapped: neither half of the key is left intact.
+      const middle = await engine.mpnLookup({ key: 'TLV70303DDCR', mode: 'fuzzy', limit: 10 });
+      expect(await mpnsOf(middle.map((h) => h.id))).toEqual(['TLV70033DDCR']);
+      const search = async (key: string) =>
+        Promise.all((await engine.mpnSearch({ key, limit: 10 })).map(async (c) => `${c.tier}:${(await mpnsOf([c.id]))[0]}`));
+      expect(await search('LM538D')).toEqual(['fuzzy:LM358D']);
+      expect(await search('AO3040A')).toEqual(['fuzzy:AO3400A']);
+    });
+
     it('answers MPN search in tier order, as the tiers composed from single lookups', async () => {
       const tiers = async (key: string, filters = {}) =>
         Promise.all((await engine.mpnSearch({ key, limit: 10, filters })).map(async (c) => `${c.tier}:${(await mpnsOf([c.id]))[0]}`));

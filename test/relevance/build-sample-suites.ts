@@ -160,7 +160,7 @@ export function judgeNl(c: NlCase, parts: readonly PartRecord[]): Record<string,
 export function buildSampleSuites(): { mpn: RelevanceQuery[]; nl: RelevanceQuery[] } {
   const records = sampleRecords();
   const mpnParts: MpnPart[] = records.map((r) => ({ slug: r.slug, mpn: r.mpn, key: r.mpn_norm, aliasKeys: r.aliases_norm, group: r.category?.slug ?? '-' }));
-  const mpn = buildMpnSuite(mpnParts, { suite: 'sample-mpn', seed: DEFAULT_SEED, counts: { exact: 30, lower: 25, punct: 25, variant: 25, prefix: 20, typo: 25 } });
+  const mpn = buildMpnSuite(mpnParts, { suite: 'sample-mpn', seed: DEFAULT_SEED, counts: { exact: 30, lower: 25, punct: 25, variant: 25, prefix: 20, typo: 25, 'short-typo': 0 } });
   const nl = NL_CASES.map((c): RelevanceQuery => {
     const judgments = judgeNl(c, records);
     if (!Object.values(judgments).some((g) => g >= 1)) throw new Error(`${c.id} "${c.query}": no part is relevant; fix the rule`);

@@ -36,6 +36,7 @@ import { createRecordStore, hitId, ID_ONLY } from './records.ts';
 import { withRecord } from '../lazy-record-hit.ts';
 import { createSlugLookups } from './slugs.ts';
 import { FUZZY_MIN_KEY, fuzzyEdits, INFIX_MIN_KEY, VARIANT_SUFFIX_MAX } from '../mpn-tiers.ts';
+import { NEIGHBOURS_MAX_KEY } from '../mpn-neighbours.ts';
 import { metaIndexBody } from './mappings.ts';
 import { DEFAULT_LAYOUT, type OpenSearchConnection, type OpenSearchIndexLayout } from './options.ts';
 import {
@@ -48,6 +49,7 @@ import {
   knnQuery,
   mpnKeyQuery,
   mpnSearchQuery,
+  oneEditQuery,
   parseFacets,
   SCORE_ORDER,
   STOCK_ORDER,
@@ -170,8 +172,26 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       return [...hits.values()];
     }
 
-    // fuzzy: candidates sharing a trigram, verified by edit distance <= 2 (1 for short keys)
+    // fuzzy: a short key's keys one edit away, looked up exactly (mpn-neighbours.ts); when there are none,
+    // candidates sharing a trigram, verified by edit distance <= 2 (1 for keys of 4 characters)
     if (key.length < 3) return [];
+    if (key.length <= NEIGHBOURS_MAX_KEY) {
+      const r = await search(oneEditQuery(key, filters, limit));
+      const one = (r?.hits.hits ?? []).flatMap((h) => {
+        const own = String(h._source?.mpn_norm ?? '');
+        if (editDistance(key, own, 1) <= 1) return [{ id: hitId(h), k: own, alias: false }];
+        const alias = ((h._source?.aliases_norm as string[] | undefined) ?? []).find((a) => editDistance(key, a, 1) <= 1);
+        return alias === undefined ? [] : [{ id: hitId(h), k: alias, alias: true }];
+      });
+      one.sort(
+        (a, b) =>
+          Number(a.alias) - Number(b.alias) ||
+          Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) ||
+          (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id),
+      );
+      for (const c of one) add(c.id, c.k, c.alias);
+      if (hits.size > 0) return [...hits.values()].slice(0, limit);
+    }
     const maxEdits = fuzzyEdits(key);
     const r = await search(fuzzyQuery(key, maxEdits, filters));
     const scored = (r?.hits.hits ?? [])
@@ -219,7 +239,10 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       const alias = aliases.filter((a) => a.startsWith(key)).sort(byKey)[0];
       if (alias !== undefined) return near(alias) ? { tier: 'variant', matched: alias, rank: 3 } : { tier: 'prefix', matched: alias, rank: 5 };
       if (key.length >= INFIX_MIN_KEY && mpn.includes(key)) return { tier: 'infix', matched: mpn, rank: 6 };
-      return key.length >= FUZZY_MIN_KEY ? { tier: 'fuzzy', matched: mpn, rank: 7 } : null;
+      if (key.length < FUZZY_MIN_KEY) return null;
+      // The closest of its keys (a one-edit alias key counts as one edit).
+      const closest = [mpn, ...aliases].sort((a, b) => editDistance(key, a, maxEdits) - editDistance(key, b, maxEdits))[0]!;
+      return { tier: 'fuzzy', matched: closest, rank: 7 };
     };
     const found: { c: MpnCandidate; rank: number; d: number }[] = [];
     for (const h of r?.hits.hits ?? []) {
@@ -230,8 +253,11 @@ export function createOpenSearchEngine(opts: OpenSearchEngineOptions): SearchEng
       found.push({ c: { id: hitId(h), tier: hit.tier, matched: hit.matched }, rank: hit.rank, d });
     }
     const strong = found.some((x) => x.c.tier !== 'fuzzy');
+    // Keys one edit away are the answer when there are some (as the SQLite adapter's fuzzy lookup).
+    const closest = Math.min(...found.map((x) => x.d));
     return found
       .filter((x) => !strong || x.c.tier !== 'fuzzy')
+      .filter((x) => x.c.tier !== 'fuzzy' || x.d === closest)
       .sort(
         (a, b) =>
           a.rank - b.rank ||

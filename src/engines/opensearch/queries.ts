@@ -4,6 +4,7 @@
  */
 import { normaliseMpn } from '../../catalog/mpn.ts';
 import { fuzzyEdits } from '../mpn-tiers.ts';
+import { NEIGHBOURS_MAX_KEY, oneEditNeighbours } from '../mpn-neighbours.ts';
 import type { EngineFilters, FacetResult, MpnMode, SpecValueFacet } from '../port.ts';
 import { filtered, filterQuery, type Dsl } from './filters.ts';
 import { keySort } from './documents.ts';
@@ -64,6 +65,17 @@ export function infixQuery(key: string, filters: EngineFilters, limit: number): 
   };
 }
 
+/** Parts whose key or an alias key is one edit from `key`, by key (the fuzzy mode's first look). */
+export function oneEditQuery(key: string, filters: EngineFilters, limit: number): Dsl {
+  return {
+    size: limit,
+    track_total_hits: false,
+    _source: ['id', 'mpn_norm', 'aliases_norm'],
+    query: filtered(filters, [{ constant_score: { filter: neighboursClause(key) } }]),
+    sort: KEY_ORDER,
+  };
+}
+
 /** Candidates the fuzzy mode verifies client-side (the SQLite adapter reads 400 trigram matches). */
 export const FUZZY_CANDIDATES = 400;
 
@@ -87,7 +99,13 @@ export function fuzzyQuery(key: string, maxEdits: number, filters: EngineFilters
  * Tier scores of mpnSearchQuery (dis_max: a part scores by its best clause). Fuzzy keeps its own
  * Lucene score (similarity x idf, at most ~14 at 600k parts), always below infix.
  */
-export const MPN_TIER_SCORE = { exact: 100, aliasExact: 90, variant: 80, aliasVariant: 75, prefix: 60, aliasPrefix: 50, infix: 20 } as const;
+export const MPN_TIER_SCORE = { exact: 100, aliasExact: 90, variant: 80, aliasVariant: 75, prefix: 60, aliasPrefix: 50, infix: 20, oneEdit: 15 } as const;
+
+/** Parts whose key or an alias key is one edit from `key` (mpn-neighbours.ts). */
+export function neighboursClause(key: string): Dsl {
+  const near = oneEditNeighbours(key);
+  return { bool: { should: [{ terms: { mpn_norm: near } }, { terms: { aliases_norm: near } }], minimum_should_match: 1 } };
+}
 
 /**
  * MPN search as one bool query (the tiers of src/engines/mpn-tiers.ts): a dis_max of a high-boost
@@ -125,6 +143,8 @@ export function mpnSearchQuery(
         ];
   if (key.length >= opts.infixMin && fuzzy !== 'only') clauses.push(scored(MPN_TIER_SCORE.infix, { match_phrase: { 'mpn_norm.infix': { query: key } } }));
   if (key.length >= opts.fuzzyMin && fuzzy !== 'without') {
+    // Keys one edit away, exactly (mpn-neighbours.ts): a transposition in a short key shares no trigram.
+    if (key.length <= NEIGHBOURS_MAX_KEY) clauses.push(scored(MPN_TIER_SCORE.oneEdit, neighboursClause(key)));
     clauses.push({
       bool: {
         must: [{ fuzzy: { mpn_norm: { value: key, fuzziness: opts.fuzzyEdits, transpositions: true, prefix_length: 0, max_expansions: 50 } } }],

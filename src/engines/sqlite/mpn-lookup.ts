@@ -1,11 +1,13 @@
 /**
  * MPN key lookups of the SQLite adapter (the port's mpnLookup): exact and prefix over the parts' and
- * aliases' normalised keys, infix through the trigram index, fuzzy (one or two edits) through the
- * trigram index and verified by edit distance.
+ * aliases' normalised keys, infix through the trigram index, fuzzy: the keys one edit away looked up
+ * exactly (mpn-neighbours.ts), else keys two edits away through the trigram index, verified by edit
+ * distance.
  */
 import type Database from 'better-sqlite3';
 import { editDistance } from '../../catalog/edit-distance.ts';
 import { fuzzyEdits } from '../mpn-tiers.ts';
+import { NEIGHBOURS_MAX_KEY, oneEditNeighbours } from '../mpn-neighbours.ts';
 import type { MpnHit, MpnLookupRequest } from '../port.ts';
 import { filterSql } from './filters.ts';
 import type { VersionTables } from './schema.ts';
@@ -138,12 +140,27 @@ export function createMpnLookup(stmt: (sql: string) => Database.Statement, table
         .map((r) => ({ ...r, d: editDistance(key, r.k, edits) }))
         .filter((r) => r.d <= edits)
         .sort((a, b) => a.d - b.d || Math.abs(a.k.length - key.length) - Math.abs(b.k.length - key.length) || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id - b.id));
-    // One edit leaves one half of the key intact (bar a transposition across the middle), and an intact
-    // half is found through the trigram index like an infix (its first, middle and last trigram), among
-    // keys of about the right length. When that finds keys one edit away, they are the answer: keys two
-    // edits away rank after them anyway.
-    const mid = Math.floor(key.length / 2);
-    if (mid >= 3) {
+    // Keys one edit away are the answer when there are some: keys two edits away rank after them anyway.
+    // A short key's are looked up exactly, its own and alias keys (mpn-neighbours.ts): an edit inside a
+    // short key can leave it no trigram in common with the target (LM538, LM358).
+    if (key.length <= NEIGHBOURS_MAX_KEY) {
+      const near = JSON.stringify(oneEditNeighbours(key));
+      const own = stmt(
+        `SELECT p.id AS id, p.mpn_norm AS k FROM json_each(?) j CROSS JOIN ${t.parts} p INDEXED BY ${t.parts}_mpn ON p.mpn_norm = j.value WHERE ${f.sql}`,
+      ).all(near, ...f.params) as { id: number; k: string }[];
+      const aliased = stmt(
+        `SELECT p.id AS id, a.alias_norm AS k FROM json_each(?) j CROSS JOIN ${t.aliases} a ON a.alias_norm = j.value JOIN ${t.parts} p ON p.rowid = a.prow WHERE ${f.sql}`,
+      ).all(near, ...f.params) as { id: number; k: string }[];
+      if (own.length + aliased.length > 0) {
+        add(verified(own, 1), false);
+        add(verified(aliased, 1), true);
+        return [...hits.values()].slice(0, limit);
+      }
+    } else {
+      // A longer key's edit leaves one half of it intact, but for a swap of the two characters either side
+      // of the middle: an intact half is found through the trigram index like an infix (its first, middle
+      // and last trigram) among keys of about the right length, and that one swap is looked up exactly.
+      const mid = Math.floor(key.length / 2);
       const near = new Map<number, { id: number; k: string }>();
       for (const half of [key.slice(0, mid), key.slice(mid)]) {
         const rows = stmt(
@@ -151,6 +168,12 @@ export function createMpnLookup(stmt: (sql: string) => Database.Statement, table
         ).all(trigramSpread(half), key.length - 1, key.length + 1, ...f.params) as { id: number; k: string }[];
         for (const r of rows) near.set(r.id, r);
       }
+      const swapped = key.slice(0, mid - 1) + key[mid] + key[mid - 1] + key.slice(mid + 1);
+      const rows = stmt(`SELECT p.id AS id, p.mpn_norm AS k FROM ${t.parts} p INDEXED BY ${t.parts}_mpn WHERE p.mpn_norm = ? AND ${f.sql}`).all(
+        swapped,
+        ...f.params,
+      ) as { id: number; k: string }[];
+      for (const r of rows) near.set(r.id, r);
       const oneEdit = verified([...near.values()], 1);
       if (oneEdit.length > 0) {
         add(oneEdit, false);
