@@ -1,16 +1,14 @@
 /**
- * SupPart.similarParts: the parts of the same category most like a part by its description (BM25 over
- * the catalogue's text fields, the part itself left out), at most SIMILAR_PARTS. One request's
- * similarParts are gathered while the sibling fields resolve and searched together, concurrently, one
- * search per distinct part (the records come with the searches: no further read per part).
+ * SupPart.similarParts (and counts.similar_parts): the use case similarParts (src/service/supply-match.ts)
+ * for each distinct part of one request, at most SIMILAR_PARTS each. The parts asked for while sibling
+ * fields resolve are searched together, concurrently, once each (the records come with the searches: no
+ * further read per part).
  */
 import type { PartRecord } from '../catalog/part.ts';
+import { similarParts } from '../service/supply-match.ts';
 import type { GraphQLContext } from './context.ts';
 
 export const SIMILAR_PARTS = 5;
-/** Characters of a description used as the search text. */
-const TEXT_CHARS = 200;
-
 export interface SimilarLoader {
   load(record: PartRecord): Promise<PartRecord[]>;
 }
@@ -18,20 +16,7 @@ export interface SimilarLoader {
 export function createSimilarLoader(ctx: Pick<GraphQLContext, 's'>): SimilarLoader {
   const done = new Map<number, Promise<PartRecord[]>>();
   let pending: { record: PartRecord; resolve: (r: PartRecord[]) => void; reject: (e: unknown) => void }[] = [];
-  const search = async (r: PartRecord): Promise<PartRecord[]> => {
-    const text = `${r.description} ${r.package ?? ''}`.slice(0, TEXT_CHARS).trim() || r.mpn;
-    const found = await ctx.s.engine.textSearch({
-      text,
-      filters: r.category ? { categories: [r.category.slug] } : {},
-      limit: SIMILAR_PARTS + 1,
-      offset: 0,
-      exactTotal: false,
-      records: true,
-    });
-    const others = found.hits.filter((h) => h.id !== r.id).slice(0, SIMILAR_PARTS);
-    const records = others.every((h) => h.record) ? others.map((h) => h.record!) : await ctx.s.engine.getParts(others.map((h) => h.id));
-    return records;
-  };
+  const search = (r: PartRecord) => similarParts(ctx.s, r, SIMILAR_PARTS);
   const flush = () => {
     const batch = pending;
     pending = [];

@@ -19,7 +19,7 @@ export async function supParts(args: { ids: string[]; currency: string }, ctx: G
   const ids = listArg('ids', args.ids, MAX_PART_IDS);
   const bad = ids.findIndex((id) => !/^[0-9]{1,16}$/.test(id));
   if (bad >= 0) throw validationError([{ loc: ['ids', bad], msg: 'must be a part id (digits)', type: 'value_error', input: ids[bad] }]);
-  const byId = new Map((await ctx.s.engine.getParts(ids.map(Number))).map((p) => [String(p.id), p]));
+  const byId = new Map((await ctx.s.parts.byIds(ids.map(Number))).map((p) => [String(p.id), p]));
   const found = ids.map((id) => byId.get(id) ?? null);
   const n = found.filter((p) => p !== null).length;
   let k = take(ctx, n);

@@ -1,9 +1,7 @@
 /**
- * supMultiMatch: BOM lines to parts, one SupPartMatch per line in order. A line's matches are the parts
- * whose MPN is the line's (case and punctuation aside), its packaging variants and alternate MPNs, and
- * the catalogue MPN it extends by a packaging suffix (search/match.ts, confidence at least
- * MATCH_CONFIDENCE), best first; with a manufacturer the catalogue knows, only that manufacturer's.
- * `hits` counts them, `parts` is the page start..start+limit (limit 0-20, default 3), paid per part.
+ * supMultiMatch: BOM lines to parts, one SupPartMatch per line in order; a line's matches are the use case
+ * supplyMatchLine's (src/service/supply-match.ts). `hits` counts them, `parts` is the page
+ * start..start+limit (limit 0-20, default 3), paid per part.
  *
  * Lines are matched side by side (at most LINE_CONCURRENCY at a time), each with its records in its own
  * lookup. A line without an MPN, or with only a SKU (the catalogue matches by MPN), matches nothing and
@@ -11,7 +9,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql/index.js';
 import { normaliseMpn } from '../../catalog/mpn.ts';
-import { matchPart } from '../../search/match.ts';
+import { supplyMatchLine } from '../../service/supply-match.ts';
 import { intArg } from '../args.ts';
 import { capWarning, moneyFor, take, warn, type GraphQLContext } from '../context.ts';
 import { supFilters } from '../filters.ts';
@@ -21,8 +19,6 @@ import { validationError } from '../../errors.ts';
 
 /** Most lines in one request (as one REST batch). */
 export const MAX_MATCH_LINES = 250;
-/** Lowest confidence of a match: exact, packaging variants and alternate MPNs, packaging stems (search/match.ts). */
-export const MATCH_CONFIDENCE = 86;
 const LINE_CONCURRENCY = 8;
 
 export interface MatchQueryArgs {
@@ -75,19 +71,13 @@ export async function supMultiMatch(args: MultiMatchArgs, ctx: GraphQLContext, i
       const error = q.sku ? 'The catalogue matches by MPN, not by seller SKU: send mpn or mpnOrSku.' : 'The query has no MPN to match.';
       return { q, parts: [], start, limit, error };
     }
-    const result = await matchPart(ctx.s.engine, ctx.view, {
-      query: mpn,
-      ...(q.manufacturer ? { manufacturer: q.manufacturer } : {}),
-      limit: Math.min(50, Math.max(10, start + limit)),
+    const parts = await supplyMatchLine(ctx.s, ctx.view, {
+      mpn,
+      manufacturer: q.manufacturer,
+      window: Math.min(50, Math.max(10, start + limit)),
       filters: f.filters,
+      withOffers: args.options?.requireAuthorizedSellers === true,
     });
-    const maker = q.manufacturer ? ctx.view.manufacturerMatcher().match(q.manufacturer, 1)[0] : undefined;
-    const makerSlug = maker && maker.confidence >= 60 ? maker.slug : null;
-    const parts = result.results
-      .filter((c) => c.confidence >= MATCH_CONFIDENCE || c.exact)
-      .filter((c) => makerSlug === null || c.part.manufacturer.slug === makerSlug)
-      .filter((c) => !args.options?.requireAuthorizedSellers || c.part.offers.length > 0)
-      .map((c) => c.part);
     return { q, parts, start, limit, error: null as string | null };
   });
   return matched.map((m, i) => {

@@ -6,7 +6,7 @@
 import type { PartRecord } from '../../catalog/part.ts';
 import { formatSi, parseWholeQuantity } from '../../catalog/units.ts';
 import { attributeIndex, type AttributeData } from '../attributes.ts';
-import type { SetCounts } from '../aggregate.ts';
+import type { SetCounts } from '../../service/supply-counts.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { AppliedFilter } from '../filters.ts';
 import { findCategory, manufacturerCompany, sellerCompany } from './catalog.ts';

@@ -1,5 +1,5 @@
 /**
- * The counts behind a result set's aggregations (manufacturerAgg, categoryAgg, specAggs, inStockAgg...),
+ * Supply API use case: the counts behind a result set's aggregations (manufacturerAgg, categoryAgg, specAggs, inStockAgg...),
  * from one of two sources:
  *
  *   engineSet: a keyword search or a filtered listing: the engine's facets over the whole set. The
@@ -8,7 +8,7 @@
  *   recordSet: an MPN search: the candidates' records, counted here (an MPN search has no engine facets).
  */
 import type { PartRecord } from '../catalog/part.ts';
-import type { EngineFilters, FacetResult, SearchEngine, SpecValueFacet } from '../engines/port.ts';
+import type { EngineFilters, FacetResult, SearchReader, SpecValueFacet } from '../engines/port.ts';
 import { specAttributeId } from '../vocabulary/attributes.ts';
 
 export interface SetCounts {
@@ -36,7 +36,7 @@ function gathered<T>(run: (specNames: string[], size: number) => Promise<T>) {
   };
 }
 
-export function engineSet(engine: SearchEngine, text: string | null, filters: EngineFilters): SetCounts {
+export function engineSet(engine: SearchReader, text: string | null, filters: EngineFilters): SetCounts {
   let stocked: Promise<number> | null = null;
   return {
     facets: gathered((specValues, size) => engine.facets({ text, filters, size: Math.max(size, 1), ...(specValues.length ? { specValues } : {}) })),
