@@ -2,7 +2,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 
 const here = import.meta.dirname;
 export const FIXTURES = path.resolve(here, '..', 'fixtures');
@@ -19,11 +18,13 @@ export function noteSkip(what: string, why: string): void {
   console.warn(`[skip] ${what}: ${why}`);
 }
 
-/** Temporary directories this test file made; removed once it ends (after its own afterAll hooks). */
+/** Temporary directories made since the last removeTempDirs(). */
 const made: string[] = [];
-afterAll(() => {
+
+/** Removes the temporary directories made so far: at the end of every test file (cleanup.ts). */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A new directory in the system temp dir, removed when the test file that made it ends. */
 export function tempDir(prefix = 'partsearch-test-'): string {
