@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'models/', 'bench/results/', 'coverage/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'models/', 'bench/results/', 'coverage/', 'dist/', 'dist.next/', 'dist.old/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,6 +20,7 @@ import {
   type OpenSearchConnection,
   type OpenSearchIndexLayout,
 } from './engines/opensearch/options.ts';
+import { PROJECT_ROOT } from './util/project.ts';
 
 export type EngineKind = 'sqlite' | 'opensearch';
 
@@ -307,7 +308,7 @@ function opensearchSettings(env: Env): Config['opensearch'] {
 }
 
 /** The model folder the project's own script provides, used when EMBEDDING_MODEL_DIR is unset. */
-export const DEFAULT_MODEL_DIR = path.resolve(import.meta.dirname, '..', 'models', 'all-MiniLM-L6-v2');
+export const DEFAULT_MODEL_DIR = path.join(PROJECT_ROOT, 'models', 'all-MiniLM-L6-v2');
 
 export function loadConfig(env: Env = process.env): Config {
   const engine = oneOf(env, 'SEARCH_ENGINE', ['sqlite', 'opensearch'] as const, 'sqlite');

@@ -23,6 +23,7 @@ import { workerClient, type WorkerClient } from '../util/worker-rpc.ts';
 import type { Logger } from '../log.ts';
 import type { Embedder } from './port.ts';
 import type { TransformersEmbedderOptions } from './transformers.ts';
+import { workerEntry } from '../util/project.ts';
 
 type ModelInfo = { model: string; dims: number; fingerprint?: string };
 
@@ -124,7 +125,7 @@ export async function createWorkerEmbedder(
     if (failed && Date.now() - failed.at < restartAfterMs) throw failed.error;
     if (failed) log?.info('starting a new embedding worker', { after: failed.error.message });
     pinBinding();
-    const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url), { workerData: o });
+    const worker = new Worker(workerEntry('embed-worker', import.meta.url), { workerData: o });
     worker.unref();
     let abandon = () => {};
     const whenAbandoned = new Promise<void>((resolve) => (abandon = resolve));

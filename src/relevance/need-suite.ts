@@ -7,9 +7,12 @@
  * (`split`): the two become the suites need-tune and need-test, reported apart.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseQuantity, parseSpecValue } from '../catalog/units.ts';
 import type { Grade, RelevanceQuery } from './format.ts';
 import { activeQuery, type ParamPart } from './param-suite.ts';
+import { PROJECT_ROOT } from '../util/project.ts';
 
 export interface NeedConstraint {
   /** Spec names the constraint reads (a case-insensitive pattern). */
@@ -49,7 +52,7 @@ export interface NeedPart extends ParamPart {
 }
 
 export const EQUALS_TOLERANCE = 0.02;
-export const NEED_RULES_FILE = new URL('../../test/relevance/need-rules.json', import.meta.url);
+export const NEED_RULES_FILE = pathToFileURL(path.join(PROJECT_ROOT, 'test', 'relevance', 'need-rules.json'));
 const NUMERIC_TESTS = ['covers', 'equals', 'atLeast', 'atMost'] as const;
 
 export class NeedRulesError extends Error {

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ajv, describeErrors } from '../validation.ts';
+import { PROJECT_ROOT } from '../util/project.ts';
 
 /** The folder that holds the vocabulary data files and their schemas. */
-export const VOCABULARY_DIR = path.resolve(import.meta.dirname, '..', '..', 'vocabulary');
+export const VOCABULARY_DIR = path.join(PROJECT_ROOT, 'vocabulary');
 
 /** A vocabulary file that is not valid JSON, fails its schema or breaks one of its own rules. */
 export class VocabularyError extends Error {

@@ -6,8 +6,11 @@
 import fs from 'node:fs';
 import { definitionHash } from './derive.ts';
 import type { OpenSearchIndexLayout } from './options.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PROJECT_ROOT } from '../../util/project.ts';
 
-const DIR = new URL('../../../index-mappings/', import.meta.url);
+const DIR = pathToFileURL(path.join(PROJECT_ROOT, 'index-mappings') + path.sep);
 
 type Json = Record<string, unknown>;
 

@@ -10,6 +10,7 @@ import type { EngineLoader, WriteFailure } from '../port.ts';
 import { createLoadCore, nextVersion, toLoadRow } from './load-core.ts';
 import { claimLoad } from './load-lock.ts';
 import { workerClient } from '../../util/worker-rpc.ts';
+import { workerEntry } from '../../util/project.ts';
 
 export function createSqliteLoader(db: Database.Database, file: string, dims: number | null, onSwap: () => void, vectorIndexMin?: number): EngineLoader {
   // One load at a time; versions that interrupted loads left are dropped first (load-lock.ts).
@@ -57,7 +58,7 @@ function createLoader(db: Database.Database, file: string, dims: number | null, 
     };
   }
 
-  const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
+  const worker = new Worker(workerEntry('load-worker', import.meta.url), {
     workerData: { file, version, dims, vectorIndexMin },
   });
   worker.unref();
