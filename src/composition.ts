@@ -67,21 +67,31 @@ export function keyPepper(config: Config): Buffer {
 }
 
 export async function createAccounts(config: Config): Promise<{ accounts: AccountStore; throttle: Throttle; gate: Gate; tokens: TokenService }> {
-  const a = await import('./accounts/index.ts');
   const pepper = keyPepper(config);
   const tokens = createTokenService({ pepper, ttlSeconds: config.accessTokenTtlSeconds });
+  // Only the adapters in use are loaded (the CLI's account commands start faster without ioredis).
   if (config.redisUrl) {
+    const [{ connectRedis }, { createRedisAccountStore }, { createRedisThrottle }, { createRedisGate }] = await Promise.all([
+      import('./redis/connection.ts'),
+      import('./accounts/redis/store.ts'),
+      import('./accounts/redis/throttle.ts'),
+      import('./accounts/redis/gate.ts'),
+    ]);
     // The store, the throttle and the gate share one connection; the store closes it.
-    const { connectRedis } = await import('./redis/connection.ts');
     const connection = connectRedis(config.redisUrl);
-    const accounts = a.createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
-    const throttle = a.createRedisThrottle({ url: config.redisUrl, connection, prefix: config.redisPrefix });
-    const gate = a.createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });
+    const accounts = createRedisAccountStore({ url: config.redisUrl, connection, ownsConnection: true, pepper, prefix: config.redisPrefix });
+    const throttle = createRedisThrottle({ url: config.redisUrl, connection, prefix: config.redisPrefix });
+    const gate = createRedisGate({ url: config.redisUrl, connection, prefix: config.redisPrefix, accounts, throttle });
     return { accounts, throttle, gate, tokens };
   }
-  const accounts = a.createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });
-  const throttle = a.createMemoryThrottle();
-  return { accounts, throttle, gate: a.createGate(accounts, throttle), tokens };
+  const [{ createSqliteAccountStore }, { createMemoryThrottle }, { createGate }] = await Promise.all([
+    import('./accounts/sqlite/store.ts'),
+    import('./accounts/memory-throttle.ts'),
+    import('./accounts/gate.ts'),
+  ]);
+  const accounts = createSqliteAccountStore({ file: path.join(config.dataDir, 'accounts.db'), pepper });
+  const throttle = createMemoryThrottle();
+  return { accounts, throttle, gate: createGate(accounts, throttle), tokens };
 }
 
 /** The AI jobs' store (Redis with REDIS_URL, else jobs.db in the data dir) and provider. */

@@ -49,13 +49,13 @@ export function parseCapabilities(v: unknown): Capability[] {
 
 export const accountsCommand: Command = {
   name: 'accounts',
-  summary: 'Create and list accounts, add credit, switch subscriptions',
-  usage: `partsearch accounts create --name NAME [--subscription] [--credit-usd 5]
+  usage: `partsearch accounts create --name NAME [--subscription] [--credit-usd 5] [--key]
 partsearch accounts list
 partsearch accounts credit --account ID|NAME --add-usd N
 partsearch accounts subscription --account ID|NAME on|off
 
 Every new account starts with 5 US dollars of credit unless --credit-usd says otherwise.
+--key also creates an API key for it (named "default", every capability), printed once under "key".
 Accounts live in SQLite under the data dir, or in Redis when REDIS_URL is set.`,
   options: {
     name: { type: 'string' },
@@ -63,16 +63,29 @@ Accounts live in SQLite under the data dir, or in Redis when REDIS_URL is set.`,
     'credit-usd': { type: 'string' },
     account: { type: 'string' },
     'add-usd': { type: 'string' },
+    key: { type: 'boolean' },
   },
   allowPositionals: true,
   async run(v, pos) {
     const [sub, arg] = pos;
-    return withStore(async (store) => {
+    return withStore(async (store, config) => {
       switch (sub) {
         case 'create': {
           if (typeof v.name !== 'string' || !v.name.trim()) throw new UsageError('--name NAME is required');
           const credit = v['credit-usd'] === undefined ? 5 : dollars(v['credit-usd'], '--credit-usd');
-          out(showAccount(await store.createAccount({ name: v.name.trim(), subscription: Boolean(v.subscription), credit_micros: micros(credit) })));
+          const a = await store.createAccount({ name: v.name.trim(), subscription: Boolean(v.subscription), credit_micros: micros(credit) });
+          if (!v.key) {
+            out(showAccount(a));
+            return 0;
+          }
+          const created = await store.createKey({
+            account_id: a.id,
+            name: 'default',
+            capabilities: [...CAPABILITIES],
+            rate_limit_per_minute: config.billing.defaultRateLimitPerMinute,
+          });
+          out({ ...showAccount(a), key: { ...showKey(created.key), key: created.secret } });
+          process.stderr.write('Store this key now: it is shown only once.\n');
           return 0;
         }
         case 'list':
@@ -98,7 +111,6 @@ Accounts live in SQLite under the data dir, or in Redis when REDIS_URL is set.`,
 
 export const keysCommand: Command = {
   name: 'keys',
-  summary: 'Create, list and revoke API keys',
   usage: `partsearch keys create --account ID|NAME --name NAME [--capabilities parts:read,ai:run] [--rate-limit-per-minute 60]
 partsearch keys list [--account ID|NAME]
 partsearch keys revoke --id KEY_ID

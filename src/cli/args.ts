@@ -1,9 +1,8 @@
-/** Tiny command framework over node:util parseArgs: every command has a summary, usage and --help. */
+/** Tiny command framework over node:util parseArgs: every command has a usage and --help (its summary is main.ts's). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   allowPositionals?: boolean;

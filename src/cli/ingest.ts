@@ -2,36 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, loadDotEnv } from '../config.ts';
-import { closeServices, createServices, createVectorCache } from '../composition.ts';
 import type { VectorCache } from '../embeddings/vector-cache.ts';
-import { fillVectors } from '../embeddings/vector-fill.ts';
 import type { AppServices } from '../service/app-services.ts';
-import { IngestInterrupted, runIngest, type IngestSummary } from '../../ingest/pipeline.ts';
-import { createProgress } from '../../ingest/progress.ts';
+import { duration } from '../../ingest/progress.ts';
 import { UsageError, type Command } from './args.ts';
-
-/** "1,204 parts embedded (31.2 s), 28,130 vectors reused" and, in background mode, the parts still waiting. */
-function embeddingWords(s: IngestSummary): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const v = s.vectors;
-  return [
-    `${n(v.embedded)} parts embedded (${s.embedSeconds.toFixed(1)} s)`,
-    `${n(v.reused)} vectors reused`,
-    ...(v.pending ? [`${n(v.pending)} to embed after the swap (search stays lexical-only until then)`] : []),
-  ].join(', ');
-}
-
-export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = process.stderr): void {
-  const n = (x: number) => x.toLocaleString('en-US');
-  out.write(
-    `ingest: read ${n(s.read)}, indexed ${n(s.indexed)}, rejected ${n(s.rejected)}, duplicates ${n(s.duplicates)}, failed ${n(s.failed)}` +
-      `${s.unmatchedListMembers ? `, unmatched list members ${n(s.unmatchedListMembers)}` : ''}` +
-      `${s.amended ? `, amended ${n(s.amended)}` : ''}; ` +
-      `${s.seconds.toFixed(1)} s, ${n(Math.round(s.partsPerSecond))} parts/s; ` +
-      `${s.embedded ? `embeddings: ${embeddingWords(s)}` : 'lexical-only (no embeddings)'}; live version ${s.version}\n`,
-  );
-  if (s.reportFile) out.write(`ingest: report of records not indexed as written: ${s.reportFile}\n`);
-}
+import { printSummary } from './ingest-summary.ts';
 
 /**
  * `--embeddings background`: the version is live (lexical-only); its missing vectors are filled now,
@@ -41,7 +16,9 @@ export function printSummary(s: IngestSummary, out: NodeJS.WritableStream = proc
 async function fillAfterSwap(s: AppServices, version: string, cache: VectorCache | null, signal: AbortSignal): Promise<number> {
   const n = (x: number) => x.toLocaleString('en-US');
   process.stderr.write(`ingest: ${version} is live (lexical-only search); embedding its missing vectors\n`);
-  let shown = Date.now();
+  const { fillVectors } = await import('../embeddings/vector-fill.ts');
+  const started = Date.now();
+  let shown = started;
   const p = await fillVectors({
     engine: s.engine,
     embedder: s.embedder!,
@@ -51,7 +28,10 @@ async function fillAfterSwap(s: AppServices, version: string, cache: VectorCache
     onProgress: (p) => {
       if (p.state !== 'embedding' || Date.now() - shown < 5000) return;
       shown = Date.now();
-      process.stderr.write(`ingest: vectors ${n(p.done)} of ${n(p.total)}\n`);
+      const seconds = (shown - started) / 1000;
+      const rate = p.done / seconds;
+      const left = p.done > 0 ? `, about ${duration((p.total - p.done) / rate)} left` : '';
+      process.stderr.write(`ingest: vectors ${n(p.done)} of ${n(p.total)} (${Math.floor((100 * p.done) / p.total)}%), ${n(Math.round(rate))} parts/s${left}\n`);
     },
   });
   if (p.state === 'complete') {
@@ -66,7 +46,6 @@ async function fillAfterSwap(s: AppServices, version: string, cache: VectorCache
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  summary: 'Index catalogue dumps (JSON Lines, plain or .gz) into a new version, or roll back',
   usage: `partsearch ingest --parts FILE [--parts FILE ...] [--manufacturers FILE] [--categories FILE] [--lists FILE]
                   [--report FILE] [--embeddings complete|background|none] [--batch-size N] [--json]
                   [--break-lock]
@@ -101,6 +80,7 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
   async run(v) {
     loadDotEnv();
     const config = loadConfig();
+    const { closeServices, createServices, createVectorCache } = await import('../composition.ts');
     if (v['break-lock']) {
       // The claim of an ingest that ran on another host (or in a container since replaced) and is gone.
       const file = path.join(config.dataDir, 'partsearch.db');
@@ -135,6 +115,8 @@ Exit status: 0 when parts were indexed; 1 when nothing was indexed or a file can
     const mode = v['no-embeddings'] ? 'none' : ((v.embeddings as string | undefined) ?? 'complete');
     if (mode !== 'complete' && mode !== 'background' && mode !== 'none')
       throw new UsageError(`--embeddings must be complete, background or none, got "${mode}"`);
+    const { IngestInterrupted, runIngest } = await import('../../ingest/pipeline.ts');
+    const { createProgress } = await import('../../ingest/progress.ts');
     const s = await createServices(config, { embedder: mode !== 'none', bulkEmbedding: true });
     const vectorCache = s.embedder ? await createVectorCache(config) : null;
     // Ctrl-C (or a TERM) stops between records and drops the new version; a second one ends the process.

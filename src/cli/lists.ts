@@ -1,16 +1,12 @@
 /** `partsearch lists …`: approved lists are managed here, outside the API. */
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { createEngine } from '../composition.ts';
-import { ListError } from '../catalog/lists.ts';
-import { createUserList, editMembers, importLists } from '../service/list-admin.ts';
-import { readListsFile } from '../../ingest/catalog-files.ts';
 import { UsageError, type Command } from './args.ts';
 
 const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
 
 export const listsCommand: Command = {
   name: 'lists',
-  summary: 'Import, create and edit approved lists (AVLs)',
   usage: `partsearch lists show [--account NAME]
 partsearch lists import FILE
 partsearch lists create --account NAME --name NAME
@@ -25,6 +21,9 @@ reported. Changes apply to the live index version at once.`,
   async run(v, pos) {
     const [sub, file] = pos;
     loadDotEnv();
+    const { ListError } = await import('../catalog/lists.ts');
+    const { createUserList, editMembers, importLists } = await import('../service/list-admin.ts');
+    const { readListsFile } = await import('../../ingest/catalog-files.ts');
     const engine = await createEngine(loadConfig());
     try {
       switch (sub) {

@@ -4,7 +4,6 @@ import { UsageError, type Command } from './args.ts';
 
 export const sampleCommand: Command = {
   name: 'sample',
-  summary: 'Write the generated sample catalogue (dump format) to a folder',
   usage:
     'partsearch sample [--out DIR] [--parts N] [--seed N]\n\nDefaults: --out ./data/sample, about 2,500 parts, seed 42. The same seed gives the same files.',
   options: { out: { type: 'string' }, parts: { type: 'string' }, seed: { type: 'string' } },

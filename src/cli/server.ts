@@ -13,14 +13,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { Config } from '../config.ts';
-import { closeServices, createServices } from '../composition.ts';
+import { closeServices, createServices, createVectorCache, workerDeps } from '../composition.ts';
+import { startBackgroundFill, type BackgroundFill } from '../embeddings/background-fill.ts';
 import { createApp } from '../http/app.ts';
-import type { AppServices } from '../http/services.ts';
+import type { AppServices } from '../service/app-services.ts';
 import { IngestInterrupted, runIngest } from '../../ingest/pipeline.ts';
-import { createProgress } from '../../ingest/progress.ts';
+import { createProgress, duration } from '../../ingest/progress.ts';
 import type { EngineInfo } from '../engines/port.ts';
 import { startRunner } from '../jobs/runner.ts';
-import { jobsDeps } from '../jobs/service.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { banner, clientBaseUrl, exampleQueries, shownPath } from './banner.ts';
 import { ensureDevKey, type DevKey } from './dev-key.ts';
@@ -68,9 +68,13 @@ async function ensureSample(s: AppServices, config: Config, signal: AbortSignal)
   fs.mkdirSync(dir, { recursive: true });
   const files = await writeSampleCatalogue(dir);
   say(`the store is empty: loading the generated sample catalogue (${files.parts.toLocaleString('en-US')} parts, ${shownPath(dir)})`);
+  // Live at once, lexical-only: the vectors are filled once the API listens (startBackgroundFill).
+  const vectorCache = s.embedder ? await createVectorCache(config) : null;
   const summary = await runIngest({
     engine: s.engine,
     embedder: s.embedder,
+    vectorCache,
+    embeddings: 'background',
     parts: [files.partsFile],
     manufacturersFile: files.manufacturersFile,
     categoriesFile: files.categoriesFile,
@@ -78,7 +82,7 @@ async function ensureSample(s: AppServices, config: Config, signal: AbortSignal)
     reportFile: path.join(config.dataDir, 'reports', 'sample-ingest.jsonl'),
     progress: createProgress(),
     signal,
-  });
+  }).finally(() => vectorCache?.close());
   printSummary(summary);
 }
 
@@ -104,6 +108,34 @@ function noAccountHint(config: Config): string[] {
     '',
     `or start with \`partsearch serve --dev-key\` (a development key, saved in ${shownPath(path.join(config.dataDir, 'dev-key'))}).`,
   ];
+}
+
+/** How often the start-up's background vector fill is reported while it runs. */
+const FILL_REPORT_MS = 10_000;
+
+/** Says how the background vector fill goes (done, rate, time left) every 10 s, and when it ends. */
+function watchFill(fill: BackgroundFill): { stop(): void } {
+  const n = (x: number) => x.toLocaleString('en-US');
+  let reported = Date.now();
+  const timer = setInterval(() => {
+    const p = fill.status();
+    if (!p) return;
+    if (p.state === 'embedding') {
+      if (Date.now() - reported < FILL_REPORT_MS || p.done === 0) return;
+      reported = Date.now();
+      const seconds = (reported - Date.parse(p.started_at)) / 1000;
+      const rate = p.done / seconds;
+      say(
+        `vectors: ${n(p.done)} of ${n(p.total)} (${Math.floor((100 * p.done) / p.total)}%), ${n(Math.round(rate))} parts/s, about ${duration((p.total - p.done) / rate)} left`,
+      );
+      return;
+    }
+    clearInterval(timer);
+    if (p.state === 'complete') say(`vectors complete (${n(p.embedded)} computed, ${n(p.done - p.embedded)} reused): agentic search is hybrid now`);
+    else say(`vectors ${n(p.done)} of ${n(p.total)}, ${p.state} (${p.reason}): search stays lexical-only until a fill completes them`);
+  }, 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export interface RunOptions {
@@ -140,10 +172,20 @@ export async function runApi(config: Config, o: RunOptions): Promise<number> {
     if (o.shutdown.signal.aborted) return 0;
     await warmUp(s, info);
     const server = await listen(s);
-    const runner = s.config.jobWorkers > 0 ? startRunner(jobsDeps(s), { concurrency: s.config.jobWorkers }) : null;
+    const runner = s.config.jobWorkers > 0 ? startRunner(workerDeps(s), { concurrency: s.config.jobWorkers }) : null;
+    // Vectors of a version that went live without them are filled while serving (search turns hybrid after).
+    const fill = s.embedder ? startBackgroundFill({ engine: s.engine, embedder: s.embedder, openCache: () => createVectorCache(s.config), log: s.log }) : null;
+    if (fill) s.vectorFill = fill;
+    const pending = fill ? ((await s.engine.meta())?.embedding.pending ?? 0) : 0;
+    const watch = pending > 0 ? watchFill(fill!) : null;
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : s.config.port;
-    const search = s.embedder && info.vectors ? 'hybrid' : 'lexical-only';
+    const search =
+      s.embedder && info.vectors
+        ? 'hybrid'
+        : pending > 0
+          ? `lexical-only until the vectors of ${pending.toLocaleString('en-US')} parts are computed in the background, then hybrid`
+          : 'lexical-only';
     s.log.info('partsearch ready', {
       url: `http://${s.config.host}:${port}`,
       engine: info.kind,
@@ -151,13 +193,15 @@ export async function runApi(config: Config, o: RunOptions): Promise<number> {
       parts: info.parts,
       search,
       embeddings: s.embedderMessage,
-      ai_provider: s.jobs.provider.name,
+      ai_provider: s.aiProvider.name,
       job_workers: s.config.jobWorkers,
+      // Where stream_url and citation links point (http/public-url.ts).
+      links: s.config.publicBaseUrl ?? 'the address each connection reached (PUBLIC_BASE_URL unset)',
     });
     if (s.config.jobWorkers === 0 && !s.config.redisUrl) {
       s.log.warn('JOB_WORKERS=0 without REDIS_URL: AI jobs wait for a `partsearch worker` process on this data dir');
     }
-    if (!s.embedder || !info.vectors)
+    if (!s.embedder || (!info.vectors && pending === 0))
       s.log.warn(
         `search runs lexical-only: ${s.embedderMessage}${s.embedder && !info.vectors ? '; the index holds no vectors (ingest again with a model)' : ''}`,
       );
@@ -180,7 +224,8 @@ export async function runApi(config: Config, o: RunOptions): Promise<number> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    await Promise.all([closed, runner?.stop()]);
+    watch?.stop();
+    await Promise.all([closed, runner?.stop(), fill?.stop()]);
     clearTimeout(grace);
     return 0;
   } finally {
@@ -193,8 +238,8 @@ export async function runApi(config: Config, o: RunOptions): Promise<number> {
 export async function runWorker(config: Config, concurrency: number, shutdown: Shutdown): Promise<number> {
   const s = await createServices(config);
   try {
-    const runner = startRunner(jobsDeps(s), { concurrency });
-    s.log.info('partsearch worker ready', { concurrency, ai_provider: s.jobs.provider.name, store: config.redisUrl ? 'redis' : 'sqlite' });
+    const runner = startRunner(workerDeps(s), { concurrency });
+    s.log.info('partsearch worker ready', { concurrency, ai_provider: s.aiProvider.name, store: config.redisUrl ? 'redis' : 'sqlite' });
     await shutdown.wait();
     s.log.info('worker stopping: finishing the jobs in hand');
     await runner.stop();
