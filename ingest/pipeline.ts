@@ -10,6 +10,7 @@
  * exactly the parts that were accepted (count check), and the previous version is kept for
  * rollback. Running the same dump twice yields the same index.
  */
+import fs from 'node:fs';
 import { CategoryTree } from '../src/catalog/categories.ts';
 import { dumpPartSchema } from '../src/catalog/dump-schema.ts';
 import { IdMap, IdSet } from '../src/catalog/id-set.ts';
@@ -185,6 +186,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     if (inFlight.length >= maxInFlight) await inFlight.shift();
   }
 
+  // Progress is the share of all the files' bytes read: their sizes are known up front.
+  for (const file of o.parts) totalBytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   try {
     for (const [fileIndex, file] of o.parts.entries()) {
       let source;
@@ -194,7 +197,6 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
         throw new IngestInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       const bytesBefore = bytes;
-      totalBytes += source.size;
       let batch: PartRecord[] = [];
       for await (const { n, text, unreadable } of source.lines) {
         if (o.signal?.aborted) throw new IngestInterrupted(`interrupted at ${file}:${n}: the new version was dropped; the live version is unchanged`);
@@ -280,6 +282,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     progress.update({ ...state(), bytes: totalBytes });
     progress.done();
     const streamSeconds = (performance.now() - started) / 1000;
+    if (written.size > 0)
+      progress.phase?.(`all ${read.toLocaleString('en-US')} records read: building the index and checking the new version before it goes live`);
 
     if (written.size === 0) throw new IngestInputError('nothing was indexed: every record was rejected or the files were empty');
 
@@ -291,7 +295,12 @@ export async function runIngest(o: IngestOptions): Promise<IngestSummary> {
     const listData: ApprovedListData[] = lists.map(({ entry, id, members }) => {
       const matched = members.filter(({ pid }) => written.has(pid));
       const unmatched = members.filter(({ pid }) => !written.has(pid)).map(({ m }) => m);
-      for (const m of unmatched) report.add({ kind: 'unmatched_list_member', reason: `member of list "${entry.name}" matches no part`, record: m });
+      for (const m of unmatched)
+        report.add({
+          kind: 'unmatched_list_member',
+          reason: `member of list "${entry.name}" matches no indexed part (manufacturer "${m.manufacturer}", MPN "${m.mpn}"): left out of the list`,
+          record: m,
+        });
       return {
         list_id: id,
         name: entry.name,

@@ -1,6 +1,7 @@
 /**
  * Streams the lines of a JSON Lines file, plain or gzip (by magic bytes, whatever the name), in
- * constant memory, with 1-based line numbers and the count of file bytes consumed (for progress).
+ * constant memory, with 1-based line numbers and how far into the file the lines read so far reach
+ * (for progress: see `bytesRead`).
  */
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
@@ -19,7 +20,12 @@ export interface Line {
 
 export interface LineSource {
   lines: AsyncIterable<Line>;
-  /** Bytes of the file read so far. */
+  /**
+   * How many bytes of the file the lines handed out so far span: exact for a plain file; for gzip, the
+   * compressed bytes the decompressor has consumed scaled by the share of its output those lines used
+   * (the decompressor runs ahead of the reader by a whole read chunk, 1 MiB of compressed input, often
+   * thousands of records, so the bytes it consumed alone would jump ahead and then stall).
+   */
   bytesRead(): number;
   size: number;
 }
@@ -38,14 +44,19 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
   await fh.close();
   const gz = head[0] === 0x1f && head[1] === 0x8b;
   const raw = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-  let bytes = 0;
-  raw.on('data', (chunk) => (bytes += chunk.length));
-  const input = gz ? raw.pipe(createGunzip()) : raw;
+  const gunzip = gz ? createGunzip() : null;
+  const input = gunzip ? raw.pipe(gunzip) : raw;
   raw.on('error', (e) => input.destroy(e));
+  /** Bytes of (decompressed) input pulled from the stream, and the part of them spanned by the lines handed out. */
+  let pulled = 0;
+  let taken = 0;
   /** The file's bytes; a read or gunzip error names the file and the last line read ("unexpected end of file"). */
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
-      for await (const chunk of input as AsyncIterable<Buffer>) yield chunk;
+      for await (const chunk of input as AsyncIterable<Buffer>) {
+        pulled += chunk.length;
+        yield chunk;
+      }
     } catch (e) {
       throw new Error(`${file}: ${(e as Error).message} after line ${n}`, { cause: e });
     }
@@ -98,6 +109,7 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
           skipping += chunk.length;
           continue;
         }
+        taken = pulled - chunk.length + i + 1;
         yield tooLong(skipping + i, shown);
         skipping = -1;
         chunk = chunk.subarray(i + 1);
@@ -107,8 +119,9 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
         hold(chunk);
         continue;
       }
-      // The unfinished line ends in this chunk: joined with it once.
+      // The unfinished line ends in this chunk: joined with it once. Like the chunk, it ends at `pulled`.
       const buf = pendingLen ? Buffer.concat([...pending, chunk]) : chunk;
+      const offset = pulled - buf.length;
       i += pendingLen;
       pending = [];
       pendingLen = 0;
@@ -116,19 +129,26 @@ export async function openLines(file: string, maxLineBytes = MAX_LINE_BYTES): Pr
       const last = buf.lastIndexOf(NEWLINE);
       const valid = isUtf8(buf.subarray(0, last));
       for (; i !== -1; i = buf.indexOf(NEWLINE, start)) {
+        taken = offset + i + 1;
         yield line(buf, start, i, valid);
         start = i + 1;
       }
       // The unfinished line alone, not the chunk it lies in.
       if (start < buf.length) hold(Buffer.from(buf.subarray(start)));
     }
+    taken = pulled;
     if (skipping >= 0) yield tooLong(skipping, shown);
     else if (pendingLen > 0) {
       const rest = Buffer.concat(pending);
       yield line(rest, 0, rest.length, false);
     }
   }
-  return { lines: lines(), bytesRead: () => bytes, size: stat.size };
+  const bytesRead = (): number => {
+    if (!gunzip) return taken;
+    const produced = pulled + gunzip.readableLength;
+    return produced > 0 ? Math.round((gunzip.bytesWritten * taken) / produced) : 0;
+  };
+  return { lines: lines(), bytesRead, size: stat.size };
 }
 
 /** Offset of the first byte of the first sequence in `b` that is not UTF-8 (for the report). */
