@@ -2,7 +2,7 @@
 import { micros, usd } from '../accounts/billing.ts';
 import { CAPABILITIES, type Account, type AccountStore, type ApiKeyInfo, type Capability } from '../accounts/port.ts';
 import { loadConfig, loadDotEnv } from '../config.ts';
-import { createAccounts } from '../composition.ts';
+import { createAccounts } from '../adapters.ts';
 import { UsageError, type Command } from './args.ts';
 
 async function withStore<T>(fn: (store: AccountStore, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {

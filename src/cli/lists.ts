@@ -1,6 +1,6 @@
 /** `partsearch lists …`: approved lists are managed here, outside the API. */
 import { loadConfig, loadDotEnv } from '../config.ts';
-import { createEngine } from '../composition.ts';
+import { createEngine } from '../adapters.ts';
 import { UsageError, type Command } from './args.ts';
 
 const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);

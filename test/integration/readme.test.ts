@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeRedisPrefix } from '../../src/accounts/redis-util.ts';
+import { purgeRedisPrefix } from '../../src/redis/connection.ts';
 import { noteSkip, tempDir } from '../support/fixtures.ts';
 import { cleanEnv, ROOT } from '../support/npm-start.ts';
 import { jsonValues, readmeBlocks, ShellSession, type ReadmeBlock } from '../support/readme.ts';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteAccountStore } from '../../src/accounts/sqlite-store.ts';
+import { createSqliteAccountStore } from '../../src/accounts/sqlite/store.ts';
 import { banner, clientBaseUrl, curlLine } from '../../src/cli/banner.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ensureDevKey } from '../../src/cli/dev-key.ts';
