@@ -110,6 +110,7 @@ describe('the ingest summary', () => {
     seconds: 4.2,
     partsPerSecond: 598.6,
     embedSeconds: 0,
+    vectors: { embedded: 0, reused: 0, pending: 0 },
     streamSeconds: 3.1,
     finishSeconds: 1.1,
     embedded: false,
@@ -129,9 +130,15 @@ describe('the ingest summary', () => {
         '',
       ].join('\n'),
     );
-    const clean = summaryText({ ...summary, rejected: 0, duplicates: 0, unmatchedListMembers: 0, embedded: true, embedSeconds: 21.3, reportFile: null });
-    expect(clean).toContain('  every record was indexed as written: none rejected, duplicated, refused or amended\n');
-    expect(clean).toContain('  embeddings: computed in 21.3 s; agentic search is hybrid (BM25 and vectors)\n');
-    expect(clean).not.toContain('report');
+    const clean = { ...summary, rejected: 0, duplicates: 0, unmatchedListMembers: 0, embedded: true, embedSeconds: 21.3, reportFile: null };
+    const text = summaryText({ ...clean, vectors: { embedded: 250, reused: 2260, pending: 0 } });
+    expect(text).toContain('  every record was indexed as written: none rejected, duplicated, refused or amended\n');
+    expect(text).toContain(
+      '  embeddings: 250 parts embedded (21.3 s), 2,260 vectors reused from earlier ingests; agentic search is hybrid (BM25 and vectors)\n',
+    );
+    expect(text).not.toContain('report');
+    expect(summaryText({ ...clean, vectors: { embedded: 0, reused: 10, pending: 2500 } })).toContain(
+      '; 2,500 parts to embed after the swap: agentic search stays lexical-only until they are\n',
+    );
   });
 });
