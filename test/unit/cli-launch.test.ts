@@ -77,4 +77,23 @@ describe('bin/partsearch.js', () => {
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/^partsearch: this installation has no build in .*dist$/);
   });
+
+  it('finds every worker thread of the sources through workerEntry, so that the build starts its compiled entry', () => {
+    const offending: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts'))
+          fs.readFileSync(p, 'utf8')
+            .split('\n')
+            .forEach((l, i) => {
+              if (/new Worker\(/.test(l) && !/workerEntry\(/.test(l)) offending.push(`${path.relative(repo, p)}:${i + 1}`);
+            });
+      }
+    };
+    walk(path.join(repo, 'src'));
+    walk(path.join(repo, 'ingest'));
+    expect(offending).toEqual([]);
+  });
 });

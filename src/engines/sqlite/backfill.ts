@@ -11,6 +11,7 @@ import { workerClient, type WorkerClient } from '../../util/worker-rpc.ts';
 import type { VectorBackfill, VectorFillClaim } from '../vector-backfill.ts';
 import { createBackfillCore, type VectorRow } from './backfill-core.ts';
 import { versionTables } from './schema.ts';
+import { workerEntry } from '../../util/project.ts';
 
 const CLAIM_KEY = 'vector_fill';
 
@@ -24,7 +25,7 @@ export function createSqliteBackfill(db: Database.Database, file: string, opts: 
       return;
     }
     if (!worker || worker.client.dead) {
-      const w = new Worker(new URL('./backfill-worker.mjs', import.meta.url), { workerData: { file, vectorIndexMin: opts.vectorIndexMin } });
+      const w = new Worker(workerEntry('backfill-worker', import.meta.url), { workerData: { file, vectorIndexMin: opts.vectorIndexMin } });
       w.unref();
       worker = { w, client: workerClient(w, 'the SQLite backfill worker') };
     }
