@@ -38,10 +38,13 @@ const COUNTS: { key: keyof IngestSummary; label: string; meaning: string }[] = [
 function embeddingWords(s: IngestSummary): string {
   if (!s.embedded) return 'embeddings: none (lexical-only: agentic search ranks by BM25 alone on this version)';
   const v = s.vectors;
-  const done = `embeddings: ${n(v.embedded)} parts embedded (${s.embedSeconds.toFixed(1)} s), ${n(v.reused)} vectors reused from earlier ingests`;
-  return v.pending
-    ? `${done}; ${n(v.pending)} parts to embed after the swap: agentic search stays lexical-only until they are`
-    : `${done}; agentic search is hybrid (BM25 and vectors)`;
+  const done = [
+    ...(v.embedded ? [`${n(v.embedded)} parts embedded (${s.embedSeconds.toFixed(1)} s)`] : []),
+    ...(v.reused ? [`${n(v.reused)} vectors reused from earlier ingests`] : []),
+  ];
+  if (v.pending)
+    return `embeddings: ${[...done, `${n(v.pending)} parts to embed after the swap: agentic search stays lexical-only until they are`].join(', ')}`;
+  return `embeddings: ${done.join(', ') || 'none needed'}; agentic search is hybrid (BM25 and vectors)`;
 }
 
 export function summaryText(s: IngestSummary): string {

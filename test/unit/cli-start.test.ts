@@ -138,7 +138,7 @@ describe('the ingest summary', () => {
     );
     expect(text).not.toContain('report');
     expect(summaryText({ ...clean, vectors: { embedded: 0, reused: 10, pending: 2500 } })).toContain(
-      '; 2,500 parts to embed after the swap: agentic search stays lexical-only until they are\n',
+      '  embeddings: 10 vectors reused from earlier ingests, 2,500 parts to embed after the swap: agentic search stays lexical-only until they are\n',
     );
   });
 });
