@@ -180,7 +180,7 @@ describe.skipIf(!sharedCatalogPresent).each(engines)('real catalogue into %s', (
 
   it('keeps real-data relevance (real-mpn, real-param, real-count, real-nl, need-tune, need-test; lexical) at its baseline', async () => {
     const suites = await realSuites();
-    expect(suites.mpn.length).toBe(300);
+    expect(suites.mpn.length).toBe(330);
     expect(suites.param.length).toBe(60);
     expect(suites.count.length).toBe(26);
     expect(suites.needTune.length + suites.needTest.length).toBe(111);
